@@ -1,0 +1,50 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let upcoming: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Endpoints",
+    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
+    products: [
+        .library(name: "Endpoints", targets: ["Endpoints"]),
+        .library(name: "EndpointsMocking", targets: ["EndpointsMocking"]),
+        .library(name: "EndpointsTestServer", targets: ["EndpointsTestServer"]),
+        .executable(name: "endpoints-demo", targets: ["EndpointsDemo"]),
+        .executable(name: "endpoints-bench", targets: ["EndpointsBench"]),
+    ],
+    targets: [
+        .target(name: "Endpoints", swiftSettings: upcoming),
+        .target(name: "EndpointsMocking", dependencies: ["Endpoints"], swiftSettings: upcoming),
+        .target(name: "EndpointsTestServer", swiftSettings: upcoming),
+        .executableTarget(
+            name: "EndpointsDemo",
+            dependencies: ["Endpoints", "EndpointsTestServer"],
+            swiftSettings: upcoming
+        ),
+        .executableTarget(
+            name: "EndpointsBench",
+            dependencies: ["Endpoints", "EndpointsTestServer"],
+            swiftSettings: upcoming
+        ),
+        .testTarget(
+            name: "EndpointsTests",
+            dependencies: ["Endpoints", "EndpointsMocking", "EndpointsTestServer"],
+            swiftSettings: upcoming
+        ),
+        .testTarget(
+            name: "EndpointsTestServerTests",
+            dependencies: ["EndpointsTestServer"],
+            swiftSettings: upcoming
+        ),
+        .testTarget(
+            name: "EndpointsMockingTests",
+            dependencies: ["Endpoints", "EndpointsMocking", "EndpointsTestServer"],
+            swiftSettings: upcoming
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,72 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A way of putting credentials on a request, and of renewing them when the server rejects them.
+///
+/// Only ``authenticate(request:)`` is required:
+///
+/// ```swift
+/// struct SignatureAuth: AuthenticationMethod {
+///     let secret: String
+///
+///     func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest {
+///         var request = request
+///         request.setValue(sign(request, with: secret), forHTTPHeaderField: "X-Signature")
+///         return request
+///     }
+/// }
+/// ```
+///
+/// Refreshable credentials also implement ``shouldReauthenticate(for:response:)`` and
+/// ``reauthenticate(after:)``: when the first returns `true` for a response, the pipeline calls the
+/// second, then authenticates and sends the request once more. A request is retried at most once.
+public protocol AuthenticationMethod: Sendable {
+    /// Returns `request` with credentials applied.
+    func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest
+
+    /// Whether `response` to the authenticated `request` means the credentials must be renewed.
+    /// The default is `false`.
+    func shouldReauthenticate(for request: URLRequest, response: HTTPURLResponse) -> Bool
+
+    /// Renews the credentials after `request` was rejected. Implementations compare the rejected
+    /// request's credentials with the current ones so that a straggler does not renew twice.
+    func reauthenticate(after request: URLRequest) async throws(AuthenticationError)
+
+    /// The names of the headers this method sets. They are removed when a redirect leaves the
+    /// request's origin, and redacted by logging.
+    var credentialHeaderNames: [String] { get }
+}
+
+extension AuthenticationMethod {
+    /// Never.
+    public func shouldReauthenticate(for request: URLRequest, response: HTTPURLResponse) -> Bool { false }
+
+    /// Nothing to renew.
+    public func reauthenticate(after request: URLRequest) async throws(AuthenticationError) {}
+
+    /// `Authorization`.
+    public var credentialHeaderNames: [String] { ["Authorization"] }
+}
+
+/// Sends requests unchanged: the method of servers and endpoints that declare no authentication.
+///
+/// ```swift
+/// struct LoginEndpoint: Endpoint {
+///     typealias Server = ApiServer
+///     static var auth: NoAuth { NoAuth() }   // opt out of the server's authentication
+///     ...
+/// }
+/// ```
+public struct NoAuth: AuthenticationMethod, Hashable {
+    /// Creates the method.
+    public init() {}
+
+    /// Returns `request` unchanged.
+    public func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest { request }
+
+    /// None.
+    public var credentialHeaderNames: [String] { [] }
+}

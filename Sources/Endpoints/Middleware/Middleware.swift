@@ -1,0 +1,59 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A step every request of a server or endpoint goes through, between authentication and the
+/// transport: logging, retries, fault injection, or your own.
+///
+/// A middleware receives the authenticated request and `next`, which sends it on through the rest
+/// of the chain. It may change the request, call `next` more than once (retries), change the
+/// response, or throw:
+///
+/// ```swift
+/// struct UserAgent: Middleware {
+///     func intercept(
+///         _ request: URLRequest,
+///         context: RequestContext,
+///         next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+///     ) async throws -> (Data, HTTPURLResponse) {
+///         var request = request
+///         request.setValue("MyApp/1.0", forHTTPHeaderField: "User-Agent")
+///         return try await next(request)
+///     }
+/// }
+/// ```
+///
+/// Order: the server's ``ServerDefinition/middleware`` (or the endpoint's
+/// ``Endpoint/middleware``), then middleware given per request; the first in the list is the
+/// outermost. When authentication renews credentials and resends, the whole chain runs again.
+public protocol Middleware: Sendable {
+    /// Handles `request`, usually by calling `next`.
+    func intercept(
+        _ request: URLRequest,
+        context: RequestContext,
+        next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+    ) async throws -> (Data, HTTPURLResponse)
+}
+
+/// What middleware and transports know about the request they handle.
+public struct RequestContext: Sendable {
+    /// The endpoint type's name, e.g. `ProfileEndpoint`.
+    public let endpointName: String
+    /// The header names that carry credentials for this request (lower-cased): the standard ones and
+    /// those the endpoint's authentication sets. Logging redacts them; redirects to another origin drop them.
+    public let credentialHeaders: Set<String>
+    /// 1 for the first send, 2 when authentication renewed credentials and resent.
+    public let authenticationAttempt: Int
+
+    /// Creates a context.
+    public init(endpointName: String, credentialHeaders: Set<String> = [], authenticationAttempt: Int = 1) {
+        self.endpointName = endpointName
+        self.credentialHeaders = RequestContext.standardCredentialHeaders.union(credentialHeaders.map { $0.lowercased() })
+        self.authenticationAttempt = authenticationAttempt
+    }
+
+    /// `authorization`, `proxy-authorization`, `cookie`.
+    public static let standardCredentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+}

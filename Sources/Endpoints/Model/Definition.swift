@@ -1,0 +1,60 @@
+/// The fixed shape of an endpoint: its method, path template, parameters and headers.
+///
+/// ```swift
+/// static let definition: Definition<SearchEndpoint> = Definition(
+///     method: .get,
+///     path: "users/\(path: \.userId)/search",
+///     parameters: [.query("q", path: \.term), .queryValue("limit", value: 20)],
+///     headers: [.accept: .fieldValue(value: "application/json")]
+/// )
+/// ```
+///
+/// Everything that can be checked once is checked here (method and header names); what depends
+/// on the endpoint's values is checked each time a request is built.
+public struct Definition<T: Endpoint>: Sendable {
+    /// The HTTP method.
+    public let method: Method
+    /// The path, relative to the server's base URL.
+    public let path: PathTemplate<T.PathComponents>
+    /// Query and form parameters, in order.
+    public let parameters: [Parameter<T.ParameterComponents>]
+    /// Headers set from the endpoint's values or fixed here.
+    public let headers: [Header: HeaderField<T.HeaderComponents>]
+
+    let queryParameters: [Parameter<T.ParameterComponents>]
+    let formParameters: [Parameter<T.ParameterComponents>]
+    let headerList: [(name: String, field: HeaderField<T.HeaderComponents>)]
+    let setsContentType: Bool
+    let problem: EndpointError?
+
+    /// Creates a definition.
+    /// - Parameters:
+    ///   - method: The HTTP method; `.get` when omitted.
+    ///   - path: The path template, relative to the server's base URL.
+    ///   - parameters: Query items and form fields.
+    ///   - headers: Header fields.
+    public init(
+        method: Method = .get,
+        path: PathTemplate<T.PathComponents>,
+        parameters: [Parameter<T.ParameterComponents>] = [],
+        headers: [Header: HeaderField<T.HeaderComponents>] = [:]
+    ) {
+        self.method = method
+        self.path = path
+        self.parameters = parameters
+        self.headers = headers
+        self.queryParameters = parameters.filter { $0.location == .query }
+        self.formParameters = parameters.filter { $0.location == .form }
+        self.headerList = headers.map { (name: $0.key.name, field: $0.value) }.sorted { $0.name < $1.name }
+        self.setsContentType = headers.keys.contains(.contentType)
+        if !method.isValidToken {
+            problem = .invalidMethod(method.rawValue)
+        } else if let bad = headers.keys.first(where: { !HTTPToken.isValid($0.name) }) {
+            problem = .invalidHeaderName(bad.name)
+        } else if !formParameters.isEmpty && T.Body.self != EmptyCodable.self {
+            problem = .conflictingBody
+        } else {
+            problem = nil
+        }
+    }
+}

@@ -1,0 +1,124 @@
+/// The name of an HTTP header field.
+///
+/// Names compare case-insensitively, as HTTP requires. Common names are static members, and you
+/// add your own the same way:
+///
+/// ```swift
+/// extension Header {
+///     static let traceId: Header = "X-Trace-Id"
+/// }
+///
+/// Definition<Search>(
+///     method: .get,
+///     path: "search",
+///     headers: [.accept: .fieldValue(value: "application/json"), .traceId: .field(path: \.traceId)]
+/// )
+/// ```
+///
+/// A name that is not an RFC 9110 token is refused with ``EndpointError/invalidHeaderName(_:)``
+/// when the request is built.
+public struct Header: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The name as written, e.g. `Content-Type`.
+    public let name: String
+    private let key: String
+
+    /// Creates a header name.
+    public init(_ name: String) {
+        self.name = name
+        self.key = name.lowercased()
+    }
+
+    /// Creates a header name from a string literal.
+    public init(stringLiteral value: String) { self.init(value) }
+
+    /// The name as written.
+    public var description: String { name }
+
+    /// Case-insensitive equality.
+    public static func == (lhs: Header, rhs: Header) -> Bool { lhs.key == rhs.key }
+
+    /// Hashes the lower-cased name.
+    public func hash(into hasher: inout Hasher) { hasher.combine(key) }
+
+    var lowercasedName: String { key }
+}
+
+extension Header {
+    /// `Accept`
+    public static let accept: Header = "Accept"
+    /// `Accept-Encoding`
+    public static let acceptEncoding: Header = "Accept-Encoding"
+    /// `Accept-Language`
+    public static let acceptLanguage: Header = "Accept-Language"
+    /// `Authorization`
+    public static let authorization: Header = "Authorization"
+    /// `Cache-Control`
+    public static let cacheControl: Header = "Cache-Control"
+    /// `Connection`
+    public static let connection: Header = "Connection"
+    /// `Content-Disposition`
+    public static let contentDisposition: Header = "Content-Disposition"
+    /// `Content-Encoding`
+    public static let contentEncoding: Header = "Content-Encoding"
+    /// `Content-Length`
+    public static let contentLength: Header = "Content-Length"
+    /// `Content-Type`
+    public static let contentType: Header = "Content-Type"
+    /// `Cookie`
+    public static let cookie: Header = "Cookie"
+    /// `ETag`
+    public static let eTag: Header = "ETag"
+    /// `Idempotency-Key`: marks a POST or PATCH as safe to retry.
+    public static let idempotencyKey: Header = "Idempotency-Key"
+    /// `If-Match`
+    public static let ifMatch: Header = "If-Match"
+    /// `If-Modified-Since`
+    public static let ifModifiedSince: Header = "If-Modified-Since"
+    /// `If-None-Match`
+    public static let ifNoneMatch: Header = "If-None-Match"
+    /// `Keep-Alive`
+    public static let keepAlive: Header = "Keep-Alive"
+    /// `Location`
+    public static let location: Header = "Location"
+    /// `Origin`
+    public static let origin: Header = "Origin"
+    /// `Proxy-Authorization`
+    public static let proxyAuthorization: Header = "Proxy-Authorization"
+    /// `Referer`
+    public static let referer: Header = "Referer"
+    /// `Retry-After`
+    public static let retryAfter: Header = "Retry-After"
+    /// `Set-Cookie`
+    public static let setCookie: Header = "Set-Cookie"
+    /// `User-Agent`
+    public static let userAgent: Header = "User-Agent"
+    /// `WWW-Authenticate`
+    public static let wwwAuthenticate: Header = "WWW-Authenticate"
+}
+
+/// The value of a header in a ``Definition``: read from the endpoint's ``Endpoint/headerComponents``
+/// or fixed in the definition.
+///
+/// ```swift
+/// headers: [
+///     "X-Request-Id": .field(path: \.requestId),   // from HeaderComponents
+///     .accept: .fieldValue(value: "application/json"),
+/// ]
+/// ```
+///
+/// A value that is `nil` leaves the header out; a value containing CR, LF or NUL is refused with
+/// ``EndpointError/invalidHeaderValue(name:)`` before anything is built.
+public struct HeaderField<T>: Sendable {
+    let value: @Sendable (T) -> String?
+
+    /// A header whose value is read from the components at `path`.
+    public static func field<U: ParameterRepresentable>(path: any KeyPath<T, U> & Sendable) -> HeaderField {
+        HeaderField { $0[keyPath: path].parameterValue }
+    }
+
+    /// A header with a fixed value.
+    public static func fieldValue<U: ParameterRepresentable>(value: U) -> HeaderField {
+        let text = value.parameterValue
+        return HeaderField { _ in text }
+    }
+}

@@ -1,0 +1,83 @@
+/// An HTTP request method.
+///
+/// The common methods are static members; any other RFC 9110 token works too:
+///
+/// ```swift
+/// Definition<Purge>(method: .get, path: "cache")
+/// Definition<Purge>(method: "PURGE", path: "cache")
+/// ```
+///
+/// A method that is not a valid token (for example one with a space or a newline) is refused
+/// with ``EndpointError/invalidMethod(_:)`` when the request is built.
+public struct Method: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The method as it goes on the wire, e.g. `GET`.
+    public let rawValue: String
+
+    /// Creates a method from its token, kept exactly as given (methods are case-sensitive).
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Creates a method from a string literal: `"PURGE"`.
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    /// The method token.
+    public var description: String { rawValue }
+
+    /// `GET`
+    public static let get = Method(rawValue: "GET")
+    /// `POST`
+    public static let post = Method(rawValue: "POST")
+    /// `PUT`
+    public static let put = Method(rawValue: "PUT")
+    /// `PATCH`
+    public static let patch = Method(rawValue: "PATCH")
+    /// `DELETE`
+    public static let delete = Method(rawValue: "DELETE")
+    /// `HEAD`
+    public static let head = Method(rawValue: "HEAD")
+    /// `OPTIONS`
+    public static let options = Method(rawValue: "OPTIONS")
+    /// `TRACE`
+    public static let trace = Method(rawValue: "TRACE")
+    /// `CONNECT`
+    public static let connect = Method(rawValue: "CONNECT")
+
+    /// Whether repeating the request has the same effect as sending it once (RFC 9110 §9.2.2).
+    public var isIdempotent: Bool {
+        switch rawValue {
+        case "GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE": true
+        default: false
+        }
+    }
+
+    var isValidToken: Bool { HTTPToken.isValid(rawValue) }
+}
+
+/// RFC 9110 §5.6.2 `token`, the syntax of method and header names.
+enum HTTPToken {
+    static func isValid(_ text: String) -> Bool {
+        guard !text.isEmpty else { return false }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                continue
+            case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+                UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+                continue
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
+    /// A header value may hold visible characters, spaces and tabs, but never CR, LF or NUL
+    /// (RFC 9110 §5.5), which would end the header or the message early.
+    static func isValidFieldValue(_ text: String) -> Bool {
+        for byte in text.utf8 where byte == 0x0D || byte == 0x0A || byte == 0x00 {
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Every way sending an endpoint can fail, typed by the endpoint's ``Endpoint/ErrorResponse``.
+///
+/// Each `Endpoint` has `typealias TaskError = EndpointTaskError<ErrorResponse>`, and every API that
+/// sends throws it, so one `catch` covers everything:
+///
+/// ```swift
+/// do {
+///     let profile = try await URLSession.shared.response(with: ProfileEndpoint())
+/// } catch {
+///     switch error {
+///     case .errorResponse(let http, let body): print(http.statusCode, body.message)
+///     case .authenticationError(.refreshFailed): await logOut()
+///     case .cancelled: break
+///     default: print(error)
+///     }
+/// }
+/// ```
+///
+/// Descriptions read as sentences and never print header values.
+public enum EndpointTaskError<ErrorResponseType: Sendable>: Error, CustomStringConvertible {
+    /// The request could not be built; nothing was sent.
+    case endpointError(EndpointError)
+    /// Credentials could not be applied or renewed.
+    case authenticationError(AuthenticationError)
+    /// The transport failed: connection refused, timed out, TLS, too many redirects…
+    case urlLoadError(URLError)
+    /// The device is offline (`URLError.notConnectedToInternet`).
+    case internetConnectionOffline
+    /// The request was cancelled (the Swift task, the Combine subscription, or the data task).
+    case cancelled
+    /// The server answered with a non-2xx status and a body that decoded as `ErrorResponseType`.
+    case errorResponse(httpResponse: HTTPURLResponse, response: ErrorResponseType)
+    /// The server answered with a non-2xx status and a body that did not decode as `ErrorResponseType`.
+    case errorResponseParseError(httpResponse: HTTPURLResponse, data: Data, error: DecodingFailure)
+    /// The server answered 2xx but the body did not decode as the endpoint's `Response`.
+    case responseParseError(httpResponse: HTTPURLResponse, data: Data, error: DecodingFailure)
+    /// A middleware or custom transport threw an error of its own.
+    case middlewareError(any Error)
+
+    /// The HTTP response, when the server answered.
+    public var httpResponse: HTTPURLResponse? {
+        switch self {
+        case .errorResponse(let response, _), .errorResponseParseError(let response, _, _),
+            .responseParseError(let response, _, _):
+            response
+        default:
+            nil
+        }
+    }
+
+    /// The status code, when the server answered.
+    public var statusCode: Int? { httpResponse?.statusCode }
+
+    /// The raw response body, where the error keeps it.
+    public var responseData: Data? {
+        switch self {
+        case .errorResponseParseError(_, let data, _), .responseParseError(_, let data, _): data
+        default: nil
+        }
+    }
+
+    /// A sentence that says what went wrong.
+    public var description: String {
+        switch self {
+        case .endpointError(let error):
+            "The request could not be built: \(error)"
+        case .authenticationError(let error):
+            "Authentication failed: \(error)"
+        case .urlLoadError(let error):
+            "The request failed to load (URLError \(error.code.rawValue)): \(error.localizedDescription)"
+        case .internetConnectionOffline:
+            "The request failed because the device is offline."
+        case .cancelled:
+            "The request was cancelled."
+        case .errorResponse(let response, let body):
+            "The server answered with status \(response.statusCode): \(body)"
+        case .errorResponseParseError(let response, let data, let error):
+            "The server answered with status \(response.statusCode) and a \(data.count)-byte body that did not decode as \(ErrorResponseType.self): \(error)"
+        case .responseParseError(let response, let data, let error):
+            "The server answered with status \(response.statusCode) but the \(data.count)-byte body did not decode: \(error)"
+        case .middlewareError(let error):
+            "A middleware failed: \(error)"
+        }
+    }
+}
+
+extension EndpointTaskError: Sendable where ErrorResponseType: Sendable {}
+
+/// A decoding error with where it happened, ready to print.
+public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
+    /// The decoder's error.
+    public let underlying: any Error
+    /// The coding path to the failing value, e.g. `items[2].name`; empty at the top level.
+    public let codingPath: String
+
+    /// Wraps a decoder's error.
+    public init(_ error: any Error) {
+        underlying = error
+        if let error = error as? DecodingError {
+            let context: DecodingError.Context? =
+                switch error {
+                case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+                    context
+                case .keyNotFound(let key, let context):
+                    DecodingError.Context(
+                        codingPath: context.codingPath + [key],
+                        debugDescription: context.debugDescription
+                    )
+                @unknown default:
+                    nil
+                }
+            codingPath = context.map { DecodingFailure.render($0.codingPath) } ?? ""
+        } else {
+            codingPath = ""
+        }
+    }
+
+    static func render(_ path: [any CodingKey]) -> String {
+        var text = ""
+        for key in path {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return text
+    }
+
+    /// The failure and its coding path.
+    public var description: String {
+        let what: String
+        if let error = underlying as? DecodingError {
+            switch error {
+            case .typeMismatch(let type, let context): what = "expected \(type): \(context.debugDescription)"
+            case .valueNotFound(let type, let context): what = "missing \(type): \(context.debugDescription)"
+            case .keyNotFound(let key, _): what = "missing key '\(key.stringValue)'"
+            case .dataCorrupted(let context): what = context.debugDescription
+            @unknown default: what = String(describing: error)
+            }
+        } else {
+            what = String(describing: underlying)
+        }
+        return codingPath.isEmpty ? what : "at \(codingPath): \(what)"
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Counts the requests in flight per session and host, and queues those over the limit.
+///
+/// This mirrors the session's connection pool, which is itself shared by everything that uses the
+/// session, so the counts live in one table keyed by session and origin. The table holds no
+/// configuration (the limit comes with each request) and forgets a host as soon as nothing is in
+/// flight to it, so nothing outlives the requests that created it.
+enum HostLimiter {
+    struct Key: Hashable {
+        let session: ObjectIdentifier
+        let origin: RedirectPolicy.Origin
+    }
+
+    private struct Waiter {
+        let id: UInt64
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct Slot {
+        var inFlight = 0
+        var waiters: [Waiter] = []
+    }
+
+    private struct Table {
+        var slots: [Key: Slot] = [:]
+        var nextWaiter: UInt64 = 0
+    }
+
+    private static let table = Locked(Table())
+
+    /// A claim on one in-flight slot; release it exactly once.
+    final class Permit: Sendable {
+        let key: Key
+        init(key: Key) { self.key = key }
+        func release() { HostLimiter.release(key) }
+    }
+
+    static func acquire(for request: URLRequest, session: URLSession, limit: Int?) async throws -> Permit? {
+        guard let limit, limit > 0, let url = request.url, let origin = RedirectPolicy.Origin(url) else { return nil }
+        let key = Key(session: ObjectIdentifier(session), origin: origin)
+        let admitted = table.withLock { table -> Bool in
+            if table.slots[key, default: Slot()].inFlight < limit {
+                table.slots[key, default: Slot()].inFlight += 1
+                return true
+            }
+            return false
+        }
+        if admitted { return Permit(key: key) }
+
+        let id = table.withLock { table -> UInt64 in
+            table.nextWaiter += 1
+            return table.nextWaiter
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let runNow = table.withLock { table -> Bool in
+                    if Task.isCancelled { return false }
+                    if table.slots[key, default: Slot()].inFlight < limit {
+                        table.slots[key, default: Slot()].inFlight += 1
+                        return true
+                    }
+                    table.slots[key, default: Slot()].waiters.append(Waiter(id: id, continuation: continuation))
+                    return false
+                }
+                if runNow {
+                    continuation.resume()
+                } else if Task.isCancelled {
+                    cancelWaiter(id, key: key, fallback: continuation)
+                }
+            }
+        } onCancel: {
+            cancelWaiter(id, key: key, fallback: nil)
+        }
+        return Permit(key: key)
+    }
+
+    private static func cancelWaiter(_ id: UInt64, key: Key, fallback: CheckedContinuation<Void, any Error>?) {
+        let removed = table.withLock { table -> CheckedContinuation<Void, any Error>? in
+            guard let index = table.slots[key]?.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return table.slots[key]?.waiters.remove(at: index).continuation
+        }
+        if let removed {
+            removed.resume(throwing: CancellationError())
+        } else if let fallback {
+            fallback.resume(throwing: CancellationError())
+        }
+    }
+
+    private static func release(_ key: Key) {
+        let next = table.withLock { table -> CheckedContinuation<Void, any Error>? in
+            guard var slot = table.slots[key] else { return nil }
+            if !slot.waiters.isEmpty {
+                let waiter = slot.waiters.removeFirst()
+                table.slots[key] = slot
+                return waiter.continuation
+            }
+            slot.inFlight -= 1
+            table.slots[key] = slot.inFlight == 0 ? nil : slot
+            return nil
+        }
+        next?.resume()
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// How a redirect is followed. The same rules on every platform: Linux's URLSession copies every
+/// header to the new URL, credentials included, so the library builds the next request itself.
+///
+/// - 301 and 302 turn a POST into a GET without a body; 303 turns anything but HEAD into a GET.
+/// - 307 and 308 keep the method and the body.
+/// - When the new URL's origin (scheme, host, port) differs from the original request's,
+///   `Authorization`, `Proxy-Authorization`, `Cookie` and every header the endpoint's
+///   authentication set are removed, and stay removed on later hops.
+/// - More than ``maximumHops`` redirects fail with `URLError.httpTooManyRedirects`.
+struct RedirectPolicy: Sendable {
+    static let maximumHops = 20
+
+    let origin: Origin?
+    let credentialHeaders: Set<String>
+
+    init(original: URLRequest, credentialHeaders: Set<String>) {
+        origin = original.url.flatMap(Origin.init)
+        self.credentialHeaders = credentialHeaders
+    }
+
+    /// The request to send next, built from the request that was redirected.
+    func nextRequest(after current: URLRequest, status: Int, location: URLRequest) -> URLRequest {
+        var next = current
+        next.url = location.url
+        let method = current.httpMethod ?? "GET"
+        let becomesGet = (status == 303 && method != "HEAD") || ((status == 301 || status == 302) && method == "POST")
+        if becomesGet {
+            next.httpMethod = "GET"
+            next.httpBody = nil
+            next.httpBodyStream = nil
+            for name in ["Content-Type", "Content-Length", "Content-Encoding", "Transfer-Encoding"] {
+                next.setValue(nil, forHTTPHeaderField: name)
+            }
+        }
+        if let url = location.url, Origin(url) != origin {
+            for name in current.allHTTPHeaderFields?.keys ?? [:].keys
+            where credentialHeaders.contains(name.lowercased()) {
+                next.setValue(nil, forHTTPHeaderField: name)
+            }
+        }
+        return next
+    }
+
+    /// Scheme, host and port, with the scheme's default port filled in (RFC 6454).
+    struct Origin: Hashable, Sendable {
+        let scheme: String
+        let host: String
+        let port: Int
+
+        init?(_ url: URL) {
+            guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+            self.scheme = scheme
+            self.host = host
+            self.port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+        }
+    }
+}
+
+/// The per-task delegate that applies ``RedirectPolicy``.
+final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
+    private struct State {
+        var hops = 0
+        var current: URLRequest
+        var exceeded = false
+    }
+
+    private let policy: RedirectPolicy
+    private let state: Locked<State>
+
+    init(original: URLRequest, credentialHeaders: Set<String>) {
+        policy = RedirectPolicy(original: original, credentialHeaders: credentialHeaders)
+        state = Locked(State(current: original))
+    }
+
+    /// Whether the task was stopped for redirecting too often.
+    var exceededHops: Bool { state.withLock { $0.exceeded } }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        let next: URLRequest? = state.withLock { state in
+            state.hops += 1
+            guard state.hops <= RedirectPolicy.maximumHops else {
+                state.exceeded = true
+                return nil
+            }
+            state.current = policy.nextRequest(after: state.current, status: response.statusCode, location: request)
+            return state.current
+        }
+        if next == nil { task.cancel() }
+        completionHandler(next)
+    }
+}

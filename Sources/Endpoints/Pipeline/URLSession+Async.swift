@@ -1,0 +1,46 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension URLSession {
+    /// Sends `endpoint` and returns its typed response.
+    ///
+    /// ```swift
+    /// let response = try await URLSession.shared.response(with: MyEndpoint())
+    ///
+    /// // Per-request context, for apps that talk to several deployments or accounts at once:
+    /// let profile = try await URLSession.shared.response(
+    ///     with: ProfileEndpoint(),
+    ///     environment: client.environment,
+    ///     auth: client.auth
+    /// )
+    /// ```
+    ///
+    /// The request is built, authenticated, passed through the endpoint's middleware and sent; a
+    /// 2xx response is decoded as `T.Response`, anything else as `T.ErrorResponse`. When the
+    /// authentication method asks for it (a ``JWTAuth`` on 401), credentials are renewed and the
+    /// request is sent once more. Cancelling the calling task cancels the request.
+    ///
+    /// - Parameters:
+    ///   - endpoint: The endpoint to send.
+    ///   - environment: The server environment; the server's `defaultEnvironment` when omitted.
+    ///   - auth: The authentication method; the endpoint's declared `auth` when omitted.
+    ///   - middleware: Middleware for this request only, inside the endpoint's own.
+    /// - Throws: `T.TaskError`, which covers every failure.
+    public func response<T: Endpoint>(
+        with endpoint: T,
+        environment: T.Server.Environments = T.Server.defaultEnvironment,
+        auth: T.Auth = T.auth,
+        middleware: [any Middleware] = []
+    ) async throws(T.TaskError) -> T.Response {
+        try await Pipeline(
+            endpoint: endpoint,
+            environment: environment,
+            auth: auth,
+            middleware: T.middleware + middleware,
+            transport: URLSessionTransport(session: self)
+        ).run()
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The transport that sends requests with a `URLSession`, the same way on Linux and Apple platforms.
+///
+/// - Redirects follow ``RedirectPolicy`` through a per-task delegate, so credentials never leak to
+///   another origin (Linux's URLSession would copy them).
+/// - Cancelling the Swift task cancels the data task at once.
+/// - A fractional `timeoutInterval` such as 0.5 s is honoured on Linux, where URLSession truncates
+///   it to whole seconds: the library enforces it as a deadline for the request.
+/// - No hidden retries: a 401 comes back once, with no credential-storage replay.
+/// - At most ``maximumRequestsPerHost`` requests per host are in flight on Linux; the rest wait
+///   (cancellable while waiting). There, URLSession reuses its connections only while at most four
+///   requests to a host are in flight and opens a new TCP connection for nearly every request beyond.
+///
+/// ```swift
+/// let transport = URLSessionTransport(session: .shared)
+/// let (data, response) = try await transport.send(request, context: RequestContext(endpointName: "Ping"))
+/// ```
+public struct URLSessionTransport: HTTPTransport {
+    /// The session that sends requests.
+    public let session: URLSession
+    /// The most requests in flight to one host (scheme, host, port) through this transport's
+    /// session; `nil` sends everything at once.
+    public let maximumRequestsPerHost: Int?
+
+    /// The default for ``maximumRequestsPerHost``: 4 on Linux, unlimited elsewhere.
+    public static var defaultMaximumRequestsPerHost: Int? {
+        #if canImport(FoundationNetworking)
+            4
+        #else
+            nil
+        #endif
+    }
+
+    /// Creates a transport over `session`.
+    public init(session: URLSession, maximumRequestsPerHost: Int? = URLSessionTransport.defaultMaximumRequestsPerHost) {
+        self.session = session
+        self.maximumRequestsPerHost = maximumRequestsPerHost
+    }
+
+    /// Sends `request` and returns the body and the HTTP response.
+    public func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
+        let permit = try await HostLimiter.acquire(for: request, session: session, limit: maximumRequestsPerHost)
+        defer { permit?.release() }
+        let call = DataTaskCall(request: request, credentialHeaders: context.credentialHeaders)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                call.start(on: session, continuation: continuation)
+            }
+        } onCancel: {
+            call.cancel()
+        }
+    }
+}
+
+/// One data task: its redirect guard, its deadline, and the single resumption of its continuation.
+final class DataTaskCall: Sendable {
+    private struct State {
+        var task: URLSessionDataTask?
+        var cancelled = false
+        var timedOut = false
+    }
+
+    private let request: URLRequest
+    private let redirects: RedirectGuard
+    private let state = Locked(State())
+
+    init(request: URLRequest, credentialHeaders: Set<String>) {
+        var request = request
+        let timeout = request.timeoutInterval
+        #if canImport(FoundationNetworking)
+            // corelibs truncates fractional timeouts to whole seconds (0.5 becomes 0, "no timeout").
+            if timeout > 0, timeout.rounded(.down) != timeout {
+                request.timeoutInterval = timeout.rounded(.up)
+            }
+        #endif
+        self.request = request
+        self.redirects = RedirectGuard(original: request, credentialHeaders: credentialHeaders)
+        self.deadline = timeout
+    }
+
+    private let deadline: TimeInterval
+
+    func start(on session: URLSession, continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) {
+        let task = session.dataTask(with: request) { [self] data, response, error in
+            continuation.resume(with: self.outcome(data: data, response: response, error: error))
+        }
+        task.delegate = redirects
+        let cancelled = state.withLock { state in
+            state.task = task
+            return state.cancelled
+        }
+        if cancelled { task.cancel() }
+        #if canImport(FoundationNetworking)
+            if deadline > 0, deadline.rounded(.down) != deadline {
+                DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { [weak self] in
+                    self?.expire()
+                }
+            }
+        #endif
+        task.resume()
+    }
+
+    func cancel() {
+        let task = state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }
+        task?.cancel()
+    }
+
+    private func expire() {
+        let task = state.withLock { state -> URLSessionDataTask? in
+            guard let task = state.task, task.state == .running else { return nil }
+            state.timedOut = true
+            return task
+        }
+        task?.cancel()
+    }
+
+    private func outcome(data: Data?, response: URLResponse?, error: (any Error)?) -> Result<(Data, HTTPURLResponse), any Error> {
+        let (cancelled, timedOut) = state.withLock { ($0.cancelled, $0.timedOut) }
+        if redirects.exceededHops {
+            return .failure(URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any]))
+        }
+        if timedOut && !cancelled {
+            return .failure(URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any]))
+        }
+        if let error {
+            if cancelled { return .failure(CancellationError()) }
+            return .failure(error)
+        }
+        guard let response = response as? HTTPURLResponse else {
+            return .failure(URLError(.badServerResponse))
+        }
+        return .success((data ?? Data(), response))
+    }
+}
