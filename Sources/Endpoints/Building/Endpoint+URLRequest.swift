@@ -24,7 +24,7 @@ extension Endpoint {
         if let problem = definition.problem { throw problem }
 
         let server = Server()
-        guard let baseURL = server.baseUrls[environment] else {
+        guard let baseURL = server.baseURL(for: environment) else {
             throw .missingBaseURL(server: String(describing: Server.self), environment: String(describing: environment))
         }
 
@@ -40,19 +40,22 @@ extension Endpoint {
 
         guard let url = URL(string: text) else { throw .invalidURL(text) }
         var request = URLRequest(url: url)
-        request.httpMethod = definition.method.rawValue
+        // GET is URLRequest's default; setting it costs a bridge to NSURLRequest on Linux.
+        if definition.method != .get { request.httpMethod = definition.method.rawValue }
 
+        // One assignment of all fields: each `setValue` call copies the request's storage on Linux.
+        var fields: [String: String] = [:]
         let headers = headerComponents
         for (name, field) in definition.headerList {
             guard let value = field.value(headers) else { continue }
             guard HTTPToken.isValidFieldValue(value) else { throw .invalidHeaderValue(name: name) }
-            request.setValue(value, forHTTPHeaderField: name)
+            fields[name] = value
         }
 
         if !definition.formParameters.isEmpty {
             request.httpBody = formBody(definition.formParameters)
             if !definition.setsContentType {
-                request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+                fields["Content-Type"] = "application/x-www-form-urlencoded"
             }
         } else if Body.self != EmptyCodable.self {
             let encoder = Self.bodyEncoder
@@ -62,9 +65,10 @@ extension Endpoint {
                 throw .bodyEncodingFailed(UnderlyingError(error))
             }
             if !definition.setsContentType, let contentType = encoder.contentType {
-                request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+                fields["Content-Type"] = contentType
             }
         }
+        if !fields.isEmpty { request.allHTTPHeaderFields = fields }
 
         return server.requestProcessor(request)
     }

@@ -47,6 +47,19 @@ public protocol ServerDefinition: Sendable {
     /// ``EndpointError/missingBaseURL(server:environment:)``.
     var baseUrls: [Environments: URL] { get }
 
+    /// The base URL for `environment`: `baseUrls[environment]` unless you compute it, for example
+    /// for a server whose environments are tenants, or a test server on a port picked at run time:
+    ///
+    /// ```swift
+    /// struct LocalServer: ServerDefinition {
+    ///     typealias Environments = URL          // the environment *is* the base URL
+    ///     var baseUrls: [URL: URL] { [:] }
+    ///     static var defaultEnvironment: URL { URL(string: "http://127.0.0.1:8080")! }
+    ///     func baseURL(for environment: URL) -> URL? { environment }
+    /// }
+    /// ```
+    func baseURL(for environment: Environments) -> URL?
+
     /// The environment used when a request does not name one.
     static var defaultEnvironment: Environments { get }
 
@@ -65,6 +78,9 @@ public protocol ServerDefinition: Sendable {
 extension ServerDefinition {
     /// Leaves the request as built.
     public var requestProcessor: @Sendable (URLRequest) -> URLRequest { { $0 } }
+
+    /// Looks the environment up in ``baseUrls``.
+    public func baseURL(for environment: Environments) -> URL? { baseUrls[environment] }
 
     /// No middleware.
     public static var middleware: [any Middleware] { [] }

@@ -1,0 +1,120 @@
+import Endpoints
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// Request building: this library against hand-written URLComponents + URLRequest code,
+// for the two shapes the issue names, in the same process.
+
+struct BenchServer: ServerDefinition {
+    var baseUrls: [Environments: URL] { [.production: URL(string: "https://api.example.com/v1")!] }
+    static var defaultEnvironment: Environments { .production }
+}
+
+struct BenchGet: Endpoint {
+    typealias Server = BenchServer
+    struct Response: Decodable { let id: Int }
+    struct PathComponents { let userId: Int; let postId: String }
+    struct ParameterComponents { let query: String; let page: Int; let sort: String }
+    struct HeaderComponents { let traceId: String }
+
+    static let definition: Definition<BenchGet> = Definition(
+        method: .get,
+        path: "users/\(path: \.userId)/posts/\(path: \.postId)",
+        parameters: [.query("q", path: \.query), .query("page", path: \.page), .query("sort", path: \.sort)],
+        headers: ["X-Trace-Id": .field(path: \.traceId), .accept: .fieldValue(value: "application/json")]
+    )
+
+    let pathComponents: PathComponents
+    let parameterComponents: ParameterComponents
+    let headerComponents: HeaderComponents
+}
+
+struct BenchPost: Endpoint {
+    typealias Server = BenchServer
+    struct Response: Decodable { let id: Int }
+    struct Body: Encodable { let title: String; let body: String; let tags: [String]; let draft: Bool }
+    struct PathComponents { let userId: Int }
+
+    static let definition: Definition<BenchPost> = Definition(method: .post, path: "users/\(path: \.userId)/posts")
+
+    let body: Body
+    let pathComponents: PathComponents
+}
+
+enum BuildBenchmark {
+    static let get = BenchGet(
+        pathComponents: .init(userId: 42, postId: "hello world/2"),
+        parameterComponents: .init(query: "swift & linux = fun", page: 3, sort: "newest+first"),
+        headerComponents: .init(traceId: "trace-123")
+    )
+    static let post = BenchPost(
+        body: .init(title: "Hello", body: "A body with \"quotes\" and é", tags: ["a", "b"], draft: false),
+        pathComponents: .init(userId: 42)
+    )
+
+    /// RFC 3986 unreserved characters only: what a careful hand-written client allows.
+    static let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    static func handWrittenGet(_ endpoint: BenchGet) -> URLRequest {
+        var components = URLComponents(url: URL(string: "https://api.example.com/v1")!, resolvingAgainstBaseURL: false)!
+        let userId = String(endpoint.pathComponents.userId)
+        let postId = endpoint.pathComponents.postId.addingPercentEncoding(withAllowedCharacters: allowed)!
+        components.percentEncodedPath = components.percentEncodedPath + "/users/\(userId)/posts/\(postId)"
+        let p = endpoint.parameterComponents
+        components.percentEncodedQueryItems = [
+            URLQueryItem(name: "q", value: p.query.addingPercentEncoding(withAllowedCharacters: allowed)),
+            URLQueryItem(name: "page", value: String(p.page)),
+            URLQueryItem(name: "sort", value: p.sort.addingPercentEncoding(withAllowedCharacters: allowed)),
+        ]
+        var request = URLRequest(url: components.url!)
+        request.httpMethod = "GET"
+        request.setValue(endpoint.headerComponents.traceId, forHTTPHeaderField: "X-Trace-Id")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        return request
+    }
+
+    static func handWrittenPost(_ endpoint: BenchPost) -> URLRequest {
+        var components = URLComponents(url: URL(string: "https://api.example.com/v1")!, resolvingAgainstBaseURL: false)!
+        components.percentEncodedPath = components.percentEncodedPath + "/users/\(endpoint.pathComponents.userId)/posts"
+        var request = URLRequest(url: components.url!)
+        request.httpMethod = "POST"
+        request.httpBody = try! JSONEncoder().encode(endpoint.body)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        return request
+    }
+
+    static func run(count: Int) {
+        print("Request building, \(count) requests per shape, release build, same process")
+        // Check both produce the same request before timing them.
+        let ours = try! get.urlRequest()
+        let theirs = handWrittenGet(get)
+        precondition(ours.url == theirs.url, "GET URLs differ: \(ours.url!) vs \(theirs.url!)")
+        compare(name: "GET  2 path + 3 query + 2 headers", count: count, library: { _ = try! get.urlRequest() }, handWritten: { _ = handWrittenGet(get) })
+        compare(name: "POST JSON body", count: count, library: { _ = try! post.urlRequest() }, handWritten: { _ = handWrittenPost(post) })
+    }
+
+    static func compare(name: String, count: Int, library: () -> Void, handWritten: () -> Void) {
+        // Alternate rounds so that neither side benefits from warm-up or machine noise.
+        var libraryTime = 0.0
+        var handTime = 0.0
+        let rounds = 5
+        for _ in 0..<rounds {
+            handTime += measure(count / rounds, handWritten)
+            libraryTime += measure(count / rounds, library)
+        }
+        let libraryRate = Double(count) / libraryTime
+        let handRate = Double(count) / handTime
+        print(
+            "  \(name): Endpoints \(Int(libraryRate)) req/s, hand-written \(Int(handRate)) req/s, ratio \(String(format: "%.2f", libraryRate / handRate))×"
+        )
+    }
+
+    static func measure(_ count: Int, _ body: () -> Void) -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<count { body() }
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+}
