@@ -1,0 +1,96 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A static cookie, merged with the cookies the request already has.
+///
+/// ```swift
+/// struct LegacyServer: ServerDefinition {
+///     static let auth = CookieAuth(name: "session", value: sessionId)
+///     ...
+/// }
+/// // An endpoint that sends `Cookie: theme=dark` goes out with `Cookie: theme=dark; session=…`.
+/// ```
+///
+/// The request carries exactly one `Cookie` header: existing cookies are kept in order, a cookie of
+/// the same name is replaced, and this one is appended. The request's `httpShouldHandleCookies` is
+/// turned off so that the session's cookie store can neither add a second header nor overwrite
+/// this one (cookies the server sets are then not stored either).
+///
+/// The name must be an RFC 6265 token and the value RFC 6265 cookie-octets (optionally in double
+/// quotes): no spaces, commas, semicolons, backslashes, quotes or control characters. Anything else
+/// fails the request with ``AuthenticationError/invalidCredentials(reason:)`` before it is sent;
+/// percent-encode such values yourself. The description never shows the value.
+public struct CookieAuth: AuthenticationMethod, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
+    /// The cookie name.
+    public let name: String
+    /// The cookie value.
+    public let value: String
+
+    /// Creates the method.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    /// Throws ``AuthenticationError/invalidCredentials(reason:)`` when the name or value breaks
+    /// RFC 6265.
+    public func validate() throws(AuthenticationError) {
+        guard CredentialText.isToken(name) else {
+            throw .invalidCredentials(reason: "a cookie name must be an RFC 6265 token.")
+        }
+        guard Self.isValidValue(value) else {
+            throw .invalidCredentials(
+                reason: "the value of cookie \"\(name)\" contains characters RFC 6265 does not allow; "
+                    + "percent-encode it."
+            )
+        }
+    }
+
+    /// Returns `request` with this cookie merged into its single `Cookie` header.
+    public func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest {
+        try validate()
+        var request = request
+        var cookies: [String] = []
+        for part in (request.value(forHTTPHeaderField: "Cookie") ?? "").split(separator: ";") {
+            let pair = part.trimmingCharacters(in: .whitespaces)
+            guard !pair.isEmpty else { continue }
+            let pairName = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? pair
+            if pairName.trimmingCharacters(in: .whitespaces) != name { cookies.append(pair) }
+        }
+        cookies.append("\(name)=\(value)")
+        request.setValue(cookies.joined(separator: "; "), forHTTPHeaderField: "Cookie")
+        request.httpShouldHandleCookies = false
+        return request
+    }
+
+    /// `Cookie`.
+    public var credentialHeaderNames: [String] { ["Cookie"] }
+
+    /// The name; the value is redacted.
+    public var description: String { "CookieAuth(name: \(name), value: <redacted>)" }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror without the value, so `dump` does not print it.
+    public var customMirror: Mirror { Mirror(self, children: ["name": name, "value": "<redacted>"]) }
+
+    /// RFC 6265 §4.1.1: `*cookie-octet / ( DQUOTE *cookie-octet DQUOTE )`.
+    static func isValidValue(_ value: String) -> Bool {
+        var scalars = Substring(value).unicodeScalars[...]
+        if scalars.count >= 2, scalars.first == "\"", scalars.last == "\"" {
+            scalars = scalars.dropFirst().dropLast()
+        }
+        return scalars.allSatisfy { scalar in
+            switch scalar.value {
+            case 0x21, 0x23...0x2B, 0x2D...0x3A, 0x3C...0x5B, 0x5D...0x7E: true
+            default: false
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A static key in a header, with an optional prefix.
+///
+/// ```swift
+/// struct ApiServer: ServerDefinition {
+///     static let auth = HeaderKeyAuth(key: "my-api-key")   // Authorization: Bearer my-api-key
+///     ...
+/// }
+///
+/// // A custom API-key header with the bare key:
+/// static let auth = HeaderKeyAuth(key: clientKey, header: "X-Client-Key", prefix: nil)
+/// ```
+///
+/// A header name that is not an RFC 9110 token, or a key or prefix containing a control character
+/// (which would let a value inject headers), fails the request with
+/// ``AuthenticationError/invalidCredentials(reason:)`` before anything is sent.
+/// The description never shows the key.
+public struct HeaderKeyAuth: AuthenticationMethod, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
+    /// The key sent in ``header``.
+    public let key: String
+    /// The header that carries the key, `Authorization` by default.
+    public let header: String
+    /// Written before the key with one space between, `Bearer` by default; `nil` sends the bare key.
+    public let prefix: String?
+
+    /// Creates the method.
+    ///
+    /// - Parameters:
+    ///   - key: The key to send.
+    ///   - header: The header name; `Authorization` by default.
+    ///   - prefix: The scheme written before the key (`Bearer` by default); `nil` sends the key alone.
+    public init(key: String, header: String = "Authorization", prefix: String? = "Bearer") {
+        self.key = key
+        self.header = header
+        self.prefix = prefix
+    }
+
+    /// Returns `request` with ``header`` set to the prefix and the key, replacing any value it had.
+    public func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest {
+        guard CredentialText.isToken(header) else {
+            throw .invalidCredentials(reason: "the header name \"\(header)\" is not a valid HTTP field name.")
+        }
+        guard !CredentialText.containsControl(key) else {
+            throw .invalidCredentials(reason: "the key for the \(header) header contains a control character.")
+        }
+        if let prefix, CredentialText.containsControl(prefix) || prefix.contains(" ") {
+            throw .invalidCredentials(
+                reason: "the prefix for the \(header) header contains a space or control character."
+            )
+        }
+        var request = request
+        request.setValue(prefix.map { "\($0) \(key)" } ?? key, forHTTPHeaderField: header)
+        return request
+    }
+
+    /// ``header``.
+    public var credentialHeaderNames: [String] { [header] }
+
+    /// The header and prefix; the key is redacted.
+    public var description: String {
+        "HeaderKeyAuth(header: \(header), prefix: \(prefix.map { "\"\($0)\"" } ?? "nil"), key: <redacted>)"
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror without the key, so `dump` does not print it.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["header": header, "prefix": prefix as Any, "key": "<redacted>"])
+    }
+}

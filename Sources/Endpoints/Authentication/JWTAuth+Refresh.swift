@@ -1,0 +1,64 @@
+import Foundation
+
+extension JWTAuth {
+    /// Fails when called from this instance's own refresh handler or callbacks, which would wait
+    /// on themselves.
+    func checkNotReentrant() throws(AuthenticationError) {
+        if RefreshScope.active.contains(ObjectIdentifier(self)) {
+            throw .custom(underlying: RefreshReentrancyError())
+        }
+    }
+
+    /// Runs the refresh handler for refresh `refreshID` in a task of its own.
+    ///
+    /// `Task {}` rather than `Task.detached`: the refresh must outlive the request that started it
+    /// (cancelling that request must not cancel the refresh the others wait for), which any
+    /// unstructured task gives, and it must keep the starting task's task-local values — mocks and
+    /// transports installed with `PipelineOverrides`, and ``RefreshScope`` — which only `Task {}` copies.
+    func startRefresh(_ refreshID: UInt64, refreshToken: String) {
+        Task { await self.refresh(refreshID, refreshToken: refreshToken) }
+    }
+
+    private func refresh(_ refreshID: UInt64, refreshToken: String) async {
+        let scope = RefreshScope.active.union([ObjectIdentifier(self)])
+        do {
+            let tokens = try await RefreshScope.$active.withValue(scope) { try await refreshHandler(refreshToken) }
+            guard state.withLock({ $0.commitRefresh(refreshID, tokens: tokens) }) else {
+                return  // setTokens or clearTokens came first: these tokens are stale.
+            }
+            if let onTokensUpdated {
+                await RefreshScope.$active.withValue(scope) { await onTokensUpdated(tokens) }
+            }
+            resume(state.withLock { $0.finishRefresh(refreshID) }, with: .success(()))
+        } catch {
+            guard let waiters = state.withLock({ $0.failRefresh(refreshID, error: error) }) else { return }
+            resume(waiters, with: .failure(.refreshFailed(underlying: error)))
+            if let onRefreshFailed {
+                await RefreshScope.$active.withValue(scope) { await onRefreshFailed(error) }
+            }
+        }
+    }
+
+    /// Waits until refresh `refreshID` ends. Returns at once when it already has; a cancelled
+    /// caller stops waiting at once with `.custom(underlying: CancellationError())`, while the
+    /// refresh goes on for the others.
+    func waitForRefresh(_ refreshID: UInt64) async -> RefreshOutcome {
+        let waiterID = state.withLock { $0.nextID() }
+        let cancelled = RefreshOutcome.failure(.custom(underlying: CancellationError()))
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<RefreshOutcome, Never>) in
+                let outcome = state.withLock { state -> RefreshOutcome? in
+                    if Task.isCancelled { return cancelled }
+                    return state.addWaiter(waiterID, to: refreshID, continuation) ? nil : .success(())
+                }
+                if let outcome { continuation.resume(returning: outcome) }
+            }
+        } onCancel: {
+            state.withLock { $0.removeWaiter(waiterID) }?.resume(returning: cancelled)
+        }
+    }
+
+    func resume(_ waiters: [CheckedContinuation<RefreshOutcome, Never>], with outcome: RefreshOutcome) {
+        for waiter in waiters { waiter.resume(returning: outcome) }
+    }
+}
