@@ -29,6 +29,7 @@ struct Pipeline<T: Endpoint> {
         }
 
         let transport = overrides.transport ?? self.transport
+        SharedInstanceCheck.assertShared(T.self)
         let credentialHeaders = Set(auth.credentialHeaderNames.map { $0.lowercased() })
         var attempt = 1
         while true {
@@ -36,7 +37,7 @@ struct Pipeline<T: Endpoint> {
             do {
                 authenticated = try await auth.authenticate(request: request)
             } catch {
-                throw .authenticationError(error)
+                throw Task.isCancelled ? .cancelled : .authenticationError(error)
             }
             let context = RequestContext(
                 endpointName: String(describing: T.self),
@@ -48,7 +49,7 @@ struct Pipeline<T: Endpoint> {
                 do {
                     try await auth.reauthenticate(after: authenticated)
                 } catch {
-                    throw .authenticationError(error)
+                    throw Task.isCancelled ? .cancelled : .authenticationError(error)
                 }
                 attempt += 1
                 continue
