@@ -68,6 +68,7 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
         var hops = 0
         var current: URLRequest
         var exceeded = false
+        var resend: URLRequest?
     }
 
     private let policy: RedirectPolicy
@@ -81,6 +82,16 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
     /// Whether the task was stopped for redirecting too often.
     var exceededHops: Bool { state.withLock { $0.exceeded } }
 
+    /// The redirected request the caller must send itself, once: corelibs sends a followed
+    /// redirect without its body, so a 307 or 308 with a body is not followed but handed back here
+    /// (the task then completes with the 3xx response, which the caller discards).
+    func takeResend() -> URLRequest? {
+        state.withLock { state in
+            defer { state.resend = nil }
+            return state.resend
+        }
+    }
+
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,
@@ -88,16 +99,23 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let next: URLRequest? = state.withLock { state in
+        let (next, resend): (URLRequest?, Bool) = state.withLock { state in
             state.hops += 1
             guard state.hops <= RedirectPolicy.maximumHops else {
                 state.exceeded = true
-                return nil
+                return (nil, false)
             }
             state.current = policy.nextRequest(after: state.current, status: response.statusCode, location: request)
-            return state.current
+            #if canImport(FoundationNetworking)
+                // corelibs drops the body of every redirect it follows for a delegate.
+                if state.current.httpBody?.isEmpty == false {
+                    state.resend = state.current
+                    return (nil, true)
+                }
+            #endif
+            return (state.current, false)
         }
-        if next == nil { task.cancel() }
+        if next == nil && !resend { task.cancel() }
         completionHandler(next)
     }
 }

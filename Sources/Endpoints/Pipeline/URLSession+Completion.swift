@@ -61,7 +61,21 @@ extension URLSession {
         }
         let redirects = RedirectGuard(original: request, credentialHeaders: RequestContext.standardCredentialHeaders)
         let task = dataTask(with: request) { data, response, error in
-            if redirects.exceededHops {
+            if error == nil, let next = redirects.takeResend() {
+                // A 307/308 with a body on Linux: send that hop as a call of its own.
+                DataTaskCall(request: next, redirects: redirects).start(on: self) { outcome in
+                    switch outcome {
+                    case .success(let (data, response)):
+                        do throws(T.TaskError) {
+                            completion(.success(try Pipeline<T>.decode(data, response: response)))
+                        } catch {
+                            completion(.failure(error))
+                        }
+                    case .failure(let error):
+                        completion(.failure(Pipeline<T>.map(error)))
+                    }
+                }
+            } else if redirects.exceededHops {
                 completion(.failure(.urlLoadError(URLError(.httpTooManyRedirects))))
             } else if let error {
                 completion(.failure(Pipeline<T>.map(error)))

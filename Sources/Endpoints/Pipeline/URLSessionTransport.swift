@@ -58,7 +58,12 @@ public struct URLSessionTransport: HTTPTransport {
 }
 
 /// One data task: its redirect guard, its deadline, and the single resumption of its continuation.
+///
+/// On Linux a redirect that keeps a body (307, 308) is sent as a second data task, because
+/// corelibs drops the body of the redirects it follows (see ``RedirectGuard/takeResend()``).
 final class DataTaskCall: Sendable {
+    typealias Outcome = Result<(Data, HTTPURLResponse), any Error>
+
     private struct State {
         var task: URLSessionDataTask?
         var cancelled = false
@@ -68,33 +73,38 @@ final class DataTaskCall: Sendable {
     private let request: URLRequest
     private let redirects: RedirectGuard
     private let state = Locked(State())
+    private let deadline: TimeInterval
 
-    init(request: URLRequest, credentialHeaders: Set<String>) {
+    convenience init(request: URLRequest, credentialHeaders: Set<String>) {
+        self.init(request: request, redirects: RedirectGuard(original: request, credentialHeaders: credentialHeaders))
+    }
+
+    /// A call that sends `request` under an existing redirect guard (the hops so far count).
+    init(request: URLRequest, redirects: RedirectGuard) {
+        self.request = request
+        self.redirects = redirects
+        self.deadline = request.timeoutInterval
+    }
+
+    /// corelibs truncates fractional timeouts to whole seconds (0.5 becomes 0, "no timeout"), so
+    /// it gets the next whole second and the library enforces the real deadline with a timer.
+    private static func corelibsTimeout(_ request: URLRequest) -> URLRequest {
         var request = request
-        let timeout = request.timeoutInterval
         #if canImport(FoundationNetworking)
-            // corelibs truncates fractional timeouts to whole seconds (0.5 becomes 0, "no timeout").
+            let timeout = request.timeoutInterval
             if timeout > 0, timeout.rounded(.down) != timeout {
                 request.timeoutInterval = timeout.rounded(.up)
             }
         #endif
-        self.request = request
-        self.redirects = RedirectGuard(original: request, credentialHeaders: credentialHeaders)
-        self.deadline = timeout
+        return request
     }
 
-    private let deadline: TimeInterval
-
     func start(on session: URLSession, continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) {
-        let task = session.dataTask(with: request) { [self] data, response, error in
-            continuation.resume(with: self.outcome(data: data, response: response, error: error))
-        }
-        task.delegate = redirects
-        let cancelled = state.withLock { state in
-            state.task = task
-            return state.cancelled
-        }
-        if cancelled { task.cancel() }
+        start(on: session) { continuation.resume(with: $0) }
+    }
+
+    /// Sends the request and calls `completion` exactly once.
+    func start(on session: URLSession, completion: @escaping @Sendable (Outcome) -> Void) {
         #if canImport(FoundationNetworking)
             if deadline > 0, deadline.rounded(.down) != deadline {
                 DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { [weak self] in
@@ -102,6 +112,24 @@ final class DataTaskCall: Sendable {
                 }
             }
         #endif
+        send(request, on: session, completion: completion)
+    }
+
+    private func send(_ request: URLRequest, on session: URLSession, completion: @escaping @Sendable (Outcome) -> Void)
+    {
+        let task = session.dataTask(with: Self.corelibsTimeout(request)) { [self] data, response, error in
+            if error == nil, let next = self.redirects.takeResend() {
+                self.send(next, on: session, completion: completion)
+            } else {
+                completion(self.outcome(data: data, response: response, error: error))
+            }
+        }
+        task.delegate = redirects
+        let stopped = state.withLock { state in
+            state.task = task
+            return state.cancelled || state.timedOut
+        }
+        if stopped { task.cancel() }
         task.resume()
     }
 
@@ -122,10 +150,11 @@ final class DataTaskCall: Sendable {
         task?.cancel()
     }
 
-    private func outcome(data: Data?, response: URLResponse?, error: (any Error)?) -> Result<(Data, HTTPURLResponse), any Error> {
+    private func outcome(data: Data?, response: URLResponse?, error: (any Error)?) -> Outcome {
         let (cancelled, timedOut) = state.withLock { ($0.cancelled, $0.timedOut) }
         if redirects.exceededHops {
-            return .failure(URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any]))
+            return .failure(
+                URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any]))
         }
         if timedOut && !cancelled {
             return .failure(URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any]))

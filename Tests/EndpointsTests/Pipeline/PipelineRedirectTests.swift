@@ -1,0 +1,169 @@
+import Endpoints
+import EndpointsTestServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Redirects follow the same rules on every platform; each test asserts on what the final server
+/// actually received.
+@Suite struct PipelineRedirectTests {
+    /// Answers `path` on `server` with a redirect to `target`.
+    private func redirect(_ path: String, on server: TestServer, to target: URL, status: Int = 302) {
+        server.route(path) { _ in TestServer.Response(status: status, headers: [("Location", target.absoluteString)]) }
+    }
+
+    /// The same URL with `localhost` instead of `127.0.0.1`: another host, the same socket.
+    private func viaLocalhost(_ url: URL) -> URL {
+        URL(string: url.absoluteString.replacingOccurrences(of: "127.0.0.1", with: "localhost"))!
+    }
+
+    private let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie", "X-Api-Key"]
+
+    @Test func sameOriginRedirectKeepsCredentials() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        redirect("/start", on: server, to: server.url("/echo/final"))
+        let echo = try await send(KeyedEchoEndpoint("start"), to: server).get()
+        #expect(echo.path == "/echo/final")
+        let final = try #require(server.requests.last)
+        #expect(final.rawPath == "/echo/final")
+        for name in credentialHeaders {
+            #expect(final.header(name) != nil, "\(name) was dropped on a same-origin redirect")
+        }
+        #expect(final.header("X-Api-Key") == "declared-key")
+    }
+
+    @Test func redirectToAnotherPortDropsCredentials() async throws {
+        let origin = try TestServer()
+        let other = try TestServer()
+        defer {
+            origin.stop()
+            other.stop()
+        }
+        redirect("/start", on: origin, to: other.url("/echo/final"))
+        let echo = try await send(KeyedEchoEndpoint("start"), to: origin).get()
+        #expect(echo.path == "/echo/final")
+        #expect(other.requestCount == 1)
+        let final = try #require(other.requests.last)
+        for name in credentialHeaders {
+            #expect(final.header(name) == nil, "\(name) reached another origin")
+        }
+        #expect(final.header("X-Trace") == "trace-1", "a header that is not a credential is kept")
+    }
+
+    @Test func redirectToAnotherHostNameDropsCredentials() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        redirect("/start", on: server, to: viaLocalhost(server.url("/echo/final")))
+        _ = try await send(KeyedEchoEndpoint("start"), to: server).get()
+        let final = try #require(server.requests.last)
+        #expect(final.rawPath == "/echo/final")
+        #expect(final.header("Host")?.hasPrefix("localhost:") == true)
+        for name in credentialHeaders {
+            #expect(final.header(name) == nil, "\(name) reached localhost after 127.0.0.1")
+        }
+    }
+
+    @Test func perRequestAuthCredentialHeaderIsDroppedAcrossOrigins() async throws {
+        let origin = try TestServer()
+        let other = try TestServer()
+        defer {
+            origin.stop()
+            other.stop()
+        }
+        redirect("/start", on: origin, to: other.url("/echo/final"))
+        redirect("/start", on: other, to: other.url("/echo/final"))
+        let auth = APIKeyAuth(key: "per-request-key")
+        _ = try await send(KeyedEchoEndpoint("start"), to: origin, auth: auth).get()
+        #expect(origin.requests.last?.header("X-Api-Key") == "per-request-key")
+        #expect(other.requests.last?.header("X-Api-Key") == nil)
+    }
+
+    @Test func droppedCredentialsStayDroppedBackOnTheOriginalOrigin() async throws {
+        let origin = try TestServer()
+        let other = try TestServer()
+        defer {
+            origin.stop()
+            other.stop()
+        }
+        redirect("/start", on: origin, to: other.url("/bounce"))
+        redirect("/bounce", on: other, to: origin.url("/echo/final"))
+        let echo = try await send(KeyedEchoEndpoint("start"), to: origin).get()
+        #expect(echo.path == "/echo/final")
+        #expect(origin.requests.map(\.rawPath) == ["/start", "/echo/final"])
+        let final = try #require(origin.requests.last)
+        for name in credentialHeaders {
+            #expect(final.header(name) == nil, "\(name) came back after leaving the origin")
+        }
+    }
+
+    @Test(arguments: [301, 302, 303])
+    func postBecomesGetWithoutBody(status: Int) async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        redirect("/start", on: server, to: server.url("/echo/final"), status: status)
+        let echo = try await send(KeyedPostEndpoint("start"), to: server).get()
+        #expect(echo.method == "GET")
+        let first = try #require(server.requests.first)
+        #expect(first.method == "POST")
+        #expect(String(decoding: first.body, as: UTF8.self) == #"{"name":"Ada"}"#)
+        let final = try #require(server.requests.last)
+        #expect(final.rawPath == "/echo/final")
+        #expect(final.method == "GET")
+        #expect(final.body.isEmpty)
+        #expect(final.header("Content-Type") == nil)
+        #expect(final.header("Authorization") != nil, "same origin keeps credentials")
+    }
+
+    @Test(arguments: [307, 308])
+    func methodAndBodySurvive(status: Int) async throws {
+        let origin = try TestServer()
+        let other = try TestServer()
+        defer {
+            origin.stop()
+            other.stop()
+        }
+        redirect("/start", on: origin, to: other.url("/echo/final"), status: status)
+        let echo = try await send(KeyedPostEndpoint("start"), to: origin).get()
+        #expect(echo.method == "POST")
+        #expect(echo.body == #"{"name":"Ada"}"#)
+        let final = try #require(other.requests.last)
+        #expect(final.method == "POST")
+        #expect(String(decoding: final.body, as: UTF8.self) == #"{"name":"Ada"}"#)
+        #expect(final.header("Content-Type") == "application/json")
+        #expect(final.header("Authorization") == nil, "another origin gets no credentials")
+    }
+
+    @Test func twentyHopsAreFollowed() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let echo = try await send(RedirectChainEndpoint(hops: 20), to: server).get()
+        #expect(echo.path == "/redirect-chain/0")
+        #expect(server.requestCount == 21)
+    }
+
+    @Test func moreThanTwentyHopsFail() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let error = try #require(await send(RedirectChainEndpoint(hops: 21), to: server).failure())
+        #expect(error.urlErrorCode == .httpTooManyRedirects, "got \(error)")
+        #expect(server.requests.last?.rawPath != "/redirect-chain/0")
+    }
+}
+
+/// `GET /redirect-chain/{hops}`: `hops` redirects, then the echo.
+private struct RedirectChainEndpoint: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Echo
+    typealias ErrorResponse = APIError
+    struct PathComponents: Sendable { let hops: Int }
+
+    static let definition: Definition<RedirectChainEndpoint> = Definition(path: "redirect-chain/\(path: \.hops)")
+
+    let pathComponents: PathComponents
+
+    init(hops: Int) { pathComponents = PathComponents(hops: hops) }
+}

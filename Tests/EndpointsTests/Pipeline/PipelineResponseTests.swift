@@ -1,0 +1,139 @@
+import Endpoints
+import EndpointsTestServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Each response kind, and each way a response can fail, over real HTTP.
+@Suite struct PipelineResponseTests {
+    @Test func decodableResponseIsDecoded() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let echo = try await send(EchoEndpoint("echo"), to: server).get()
+        #expect(echo.method == "GET")
+        #expect(echo.path == "/echo")
+    }
+
+    @Test func voidResponseAccepts204() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/things") { _ in .status(204) }
+        try await send(DeleteEndpoint("things"), to: server).get()
+        #expect(server.requests.last?.method == "DELETE")
+    }
+
+    @Test func voidResponseIgnoresABody() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/things") { _ in .text("not json at all") }
+        try await send(DeleteEndpoint("things"), to: server).get()
+    }
+
+    @Test func dataResponseIsTheRawBody() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let data = try await send(BytesEndpoint(count: 1000), to: server).get()
+        #expect(data == Data((0..<1000).map { UInt8($0 % 256) }))
+    }
+
+    @Test func decodedErrorBodyKeepsStatusAndHeaders() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/limited") { _ in
+            var response = TestServer.Response.json(raw: #"{"code": 429, "message": "slow down"}"#, status: 429)
+            response.headers.append((name: "Retry-After", value: "7"))
+            response.headers.append((name: "X-Secret", value: "s3cr3t-header-value"))
+            return response
+        }
+        let error = try #require(await send(EchoEndpoint("limited"), to: server).failure())
+        guard case .errorResponse(let http, let body) = error else {
+            Issue.record("expected .errorResponse, got \(error)")
+            return
+        }
+        #expect(http.statusCode == 429)
+        #expect(http.value(forHTTPHeaderField: "Retry-After") == "7")
+        #expect(body == APIError(code: 429, message: "slow down"))
+        #expect(error.statusCode == 429)
+        #expect(error.description.hasPrefix("The server answered with status 429"))
+        #expect(!error.description.contains("s3cr3t"))
+    }
+
+    @Test func undecodableErrorBodyIsKeptRaw() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/broken") { _ in .text("<html>bad gateway</html>", status: 502) }
+        let error = try #require(await send(EchoEndpoint("broken"), to: server).failure())
+        guard case .errorResponseParseError(let http, let data, _) = error else {
+            Issue.record("expected .errorResponseParseError, got \(error)")
+            return
+        }
+        #expect(http.statusCode == 502)
+        #expect(String(decoding: data, as: UTF8.self) == "<html>bad gateway</html>")
+        #expect(error.responseData == data)
+        #expect(error.description.hasPrefix("The server answered with status 502"))
+    }
+
+    @Test func malformedSuccessBodyIsKeptRaw() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let error = try #require(await send(EchoEndpoint("malformed-json"), to: server).failure())
+        guard case .responseParseError(let http, let data, let failure) = error else {
+            Issue.record("expected .responseParseError, got \(error)")
+            return
+        }
+        #expect(http.statusCode == 200)
+        #expect(String(decoding: data, as: UTF8.self) == #"{"broken": "#)
+        #expect(failure.codingPath == "")
+        #expect(error.description.hasPrefix("The server answered with status 200 but"))
+    }
+
+    @Test func decodingFailureNamesTheCodingPath() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/items") { _ in .json(raw: #"{"items": [{"name": "a"}, {"name": 2}]}"#) }
+        let error = try #require(await send(ItemsEndpoint("items"), to: server).failure())
+        guard case .responseParseError(_, let data, let failure) = error else {
+            Issue.record("expected .responseParseError, got \(error)")
+            return
+        }
+        #expect(failure.codingPath == "items[1].name")
+        #expect(data.count > 0)
+        #expect(error.description.contains("items[1].name"))
+    }
+
+    @Test func refusedConnectionIsALoadError() async throws {
+        let server = try TestServer()
+        server.stop()
+        let error = try #require(await send(EchoEndpoint("echo"), to: server).failure())
+        #expect(error.urlErrorCode == .cannotConnectToHost)
+        #expect(error.description.hasPrefix("The request failed to load"))
+    }
+
+    @Test func connectionClosedMidBodyIsALoadError() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let error = try #require(await send(EchoEndpoint("close-mid-body"), to: server).failure())
+        // Apple reports `.networkConnectionLost`; corelibs on Linux reports `.unknown` (-1).
+        #expect(error.urlErrorCode != nil, "expected .urlLoadError, got \(error)")
+        #expect(error.description.hasPrefix("The request failed to load"))
+    }
+
+    @Test func descriptionsNeverPrintRequestCredentials() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/denied") { _ in .json(raw: #"{"code": 403, "message": "no"}"#, status: 403) }
+        let auth = APIKeyAuth(key: "top-secret-key")
+        let failures = [
+            await send(KeyedEchoEndpoint("denied"), to: server, auth: auth).failure(),
+            await send(KeyedEchoEndpoint("malformed-json"), to: server, auth: auth).failure(),
+            await send(KeyedEchoEndpoint("close-mid-body"), to: server, auth: auth).failure(),
+        ]
+        for error in failures.compactMap({ $0 }) {
+            #expect(error.description.first?.isUppercase == true, "\(error.description)")
+            #expect(!error.description.contains("top-secret-key"), "\(error.description)")
+        }
+    }
+}

@@ -1,0 +1,240 @@
+import Endpoints
+import EndpointsTestServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The base URL of the loopback server the current test talks to.
+///
+/// Each test starts its own `TestServer` on an ephemeral port, so the server definition cannot
+/// name a fixed URL. A task-local (not global state) scopes the URL to the test's task tree, so
+/// tests running in parallel never see each other's servers.
+enum Loopback {
+    @TaskLocal static var baseURL = URL(string: "http://127.0.0.1:9")!
+}
+
+/// A server whose production base URL is the current test's loopback server.
+struct LoopbackServer: ServerDefinition {
+    var baseUrls: [TypicalEnvironments: URL] { [.production: Loopback.baseURL] }
+}
+
+/// The body of `TestServer`'s `/echo` family of routes.
+struct Echo: Decodable, Sendable {
+    let method: String
+    let path: String
+    let query: String?
+    let headers: [String: String]
+    let body: String?
+}
+
+/// The `{"code", "message"}` error body of `TestServer`'s `/status/{code}` route.
+struct APIError: Decodable, Sendable, Equatable {
+    let code: Int
+    let message: String
+}
+
+/// The values of an endpoint whose path is one segment, such as `echo` or a custom route.
+struct Route: Sendable {
+    let route: String
+}
+
+/// `GET /{route}`, decoded as ``Echo``.
+struct EchoEndpoint: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Echo
+    typealias ErrorResponse = APIError
+
+    static let definition: Definition<EchoEndpoint> = Definition(method: .get, path: "\(path: \.route)")
+
+    let pathComponents: Route
+
+    init(_ route: String = "echo") { pathComponents = Route(route: route) }
+}
+
+/// `GET /delay/{milliseconds}`: the echo, sent after a delay.
+struct DelayEndpoint: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Echo
+    typealias ErrorResponse = APIError
+    struct PathComponents: Sendable { let milliseconds: Int }
+
+    static let definition: Definition<DelayEndpoint> = Definition(path: "delay/\(path: \.milliseconds)")
+
+    let pathComponents: PathComponents
+
+    init(milliseconds: Int) { pathComponents = PathComponents(milliseconds: milliseconds) }
+}
+
+/// `GET /bytes/{count}`, returned raw.
+struct BytesEndpoint: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Data
+    struct PathComponents: Sendable { let count: Int }
+
+    static let definition: Definition<BytesEndpoint> = Definition(path: "bytes/\(path: \.count)")
+
+    let pathComponents: PathComponents
+
+    init(count: Int) { pathComponents = PathComponents(count: count) }
+}
+
+/// `DELETE /{route}`, whose body is ignored.
+struct DeleteEndpoint: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Void
+    typealias ErrorResponse = APIError
+
+    static let definition: Definition<DeleteEndpoint> = Definition(method: .delete, path: "\(path: \.route)")
+
+    let pathComponents: Route
+
+    init(_ route: String) { pathComponents = Route(route: route) }
+}
+
+/// `POST /{route}` with a JSON body, decoded as ``Echo``.
+struct PostEndpoint: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Echo
+    typealias ErrorResponse = APIError
+    struct Body: Encodable, Sendable { let name: String }
+
+    static let definition: Definition<PostEndpoint> = Definition(method: .post, path: "\(path: \.route)")
+
+    let pathComponents: Route
+    let body: Body
+
+    init(_ route: String, name: String = "Ada") {
+        pathComponents = Route(route: route)
+        body = Body(name: name)
+    }
+}
+
+/// `GET /{route}` decoded as a list of named items, to see a coding path in a decoding failure.
+struct ItemsEndpoint: Endpoint {
+    typealias Server = LoopbackServer
+    typealias ErrorResponse = APIError
+    struct Response: Decodable, Sendable {
+        struct Item: Decodable, Sendable { let name: String }
+        let items: [Item]
+    }
+
+    static let definition: Definition<ItemsEndpoint> = Definition(path: "\(path: \.route)")
+
+    let pathComponents: Route
+
+    init(_ route: String) { pathComponents = Route(route: route) }
+}
+
+/// Puts a key in `X-Api-Key` (and declares it as a credential header), plus a token in each of
+/// the standard credential headers, so redirect tests can see which ones survive a hop.
+struct APIKeyAuth: AuthenticationMethod {
+    let key: String
+
+    func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest {
+        var request = request
+        request.setValue(key, forHTTPHeaderField: "X-Api-Key")
+        request.setValue("Bearer token-\(key)", forHTTPHeaderField: "Authorization")
+        request.setValue("Basic proxy-\(key)", forHTTPHeaderField: "Proxy-Authorization")
+        request.setValue("session=cookie-\(key)", forHTTPHeaderField: "Cookie")
+        request.setValue("trace-1", forHTTPHeaderField: "X-Trace")
+        return request
+    }
+
+    var credentialHeaderNames: [String] { ["Authorization", "X-Api-Key"] }
+}
+
+/// `GET /{route}` authenticated with ``APIKeyAuth``, decoded as ``Echo``.
+struct KeyedEchoEndpoint: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Echo
+    typealias ErrorResponse = APIError
+
+    static let auth = APIKeyAuth(key: "declared-key")
+    static let definition: Definition<KeyedEchoEndpoint> = Definition(path: "\(path: \.route)")
+
+    let pathComponents: Route
+
+    init(_ route: String) { pathComponents = Route(route: route) }
+}
+
+/// `POST /{route}` authenticated with ``APIKeyAuth``, with a JSON body, decoded as ``Echo``.
+struct KeyedPostEndpoint: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Echo
+    typealias ErrorResponse = APIError
+    struct Body: Encodable, Sendable { let name: String }
+
+    static let auth = APIKeyAuth(key: "declared-key")
+    static let definition: Definition<KeyedPostEndpoint> = Definition(method: .post, path: "\(path: \.route)")
+
+    let pathComponents: Route
+    let body = Body(name: "Ada")
+
+    init(_ route: String) { pathComponents = Route(route: route) }
+}
+
+/// Sets a request's `timeoutInterval`, as an app would for a slow endpoint.
+struct TimeoutMiddleware: Middleware {
+    let seconds: TimeInterval
+
+    func intercept(
+        _ request: URLRequest,
+        context: RequestContext,
+        next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+    ) async throws -> (Data, HTTPURLResponse) {
+        var request = request
+        request.timeoutInterval = seconds
+        return try await next(request)
+    }
+}
+
+/// Sends `endpoint` to `server` and returns the outcome, keeping the typed error.
+func send<E: Endpoint>(
+    _ endpoint: E,
+    to server: TestServer,
+    session: URLSession = .shared,
+    auth: E.Auth = E.auth,
+    middleware: [any Middleware] = []
+) async -> Result<E.Response, E.TaskError> {
+    await Loopback.$baseURL.withValue(server.baseURL) {
+        do throws(E.TaskError) {
+            return .success(try await session.response(with: endpoint, auth: auth, middleware: middleware))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+extension Result {
+    /// The error, or `nil` (recording an issue) when the call succeeded.
+    func failure(sourceLocation: SourceLocation = #_sourceLocation) -> Failure? {
+        switch self {
+        case .success: Issue.record("expected the request to fail", sourceLocation: sourceLocation)
+        case .failure(let error): return error
+        }
+        return nil
+    }
+}
+
+extension EndpointTaskError {
+    /// The `URLError` code of `.urlLoadError`, else `nil`.
+    var urlErrorCode: URLError.Code? {
+        if case .urlLoadError(let error) = self { error.code } else { nil }
+    }
+
+    /// Whether this is `.cancelled`.
+    var isCancelled: Bool {
+        if case .cancelled = self { true } else { false }
+    }
+}
+
+/// Waits until `server` has received `count` requests (bounded, so a broken test fails instead of hanging).
+func waitForRequests(_ count: Int, on server: TestServer) async throws {
+    for _ in 0..<1000 where server.requestCount < count {
+        try await Task.sleep(nanoseconds: 5_000_000)
+    }
+    try #require(server.requestCount >= count, "the server never received \(count) request(s)")
+}
