@@ -1,0 +1,97 @@
+import Foundation
+
+/// A set of typed mocks, one per endpoint type, and the record of every request made while it
+/// is installed.
+///
+/// Register the endpoints a flow touches, install the registry with ``withMock(_:isolation:test:)``,
+/// then ask it what was called:
+///
+/// ```swift
+/// let mocks = MockRegistry()
+/// mocks.register(RefreshEndpoint.self, action: .return(.init(access: "new", refresh: "next")))
+/// mocks.register(ProfileEndpoint.self, action: .return(.init(name: "Zac")))
+///
+/// try await withMock(mocks) {
+///     _ = try await session.response(with: ProfileEndpoint())
+/// }
+/// #expect(mocks.callCount(to: ProfileEndpoint.self) == 1)
+/// #expect(mocks.calls(to: RefreshEndpoint.self).isEmpty)
+/// ```
+///
+/// A registry is thread-safe and may be changed while installed; a change applies to the requests
+/// that start after it.
+public final class MockRegistry: Sendable {
+    private struct State {
+        var actions: [ObjectIdentifier: any Sendable] = [:]
+        var calls: [RecordedCall] = []
+    }
+
+    /// Whether an endpoint with no mock fails with ``UnmockedEndpointError`` instead of being sent.
+    ///
+    /// A strict registry makes every nested scope strict too: a request that no scope mocks fails.
+    public let isStrict: Bool
+    private let state = Locked(State())
+
+    /// Creates an empty registry.
+    /// - Parameter strict: When `true`, requests for endpoints without a mock fail with
+    ///   `.middlewareError(UnmockedEndpointError)` rather than reaching the network.
+    public init(strict: Bool = false) {
+        isStrict = strict
+    }
+
+    /// Mocks `endpoint`: while this registry is installed, requests for that endpoint type are
+    /// answered by `action`. Registering the same type again replaces its action.
+    ///
+    /// ```swift
+    /// mocks.register(ProfileEndpoint.self, action: .return(.init(name: "Zac")))
+    /// ```
+    public func register<T: Endpoint>(_ endpoint: T.Type, action: MockAction<T>) {
+        state.withLock { $0.actions[ObjectIdentifier(endpoint)] = action }
+    }
+
+    /// Removes the mock for `endpoint`, so its requests pass through again.
+    public func removeMock<T: Endpoint>(for endpoint: T.Type) {
+        _ = state.withLock { $0.actions.removeValue(forKey: ObjectIdentifier(endpoint)) }
+    }
+
+    /// Whether `endpoint` has a mock in this registry.
+    public func hasMock<T: Endpoint>(for endpoint: T.Type) -> Bool {
+        action(for: endpoint) != nil
+    }
+
+    func action<T: Endpoint>(for endpoint: T.Type) -> MockAction<T>? {
+        state.withLock { $0.actions[ObjectIdentifier(endpoint)] } as? MockAction<T>
+    }
+
+    // MARK: Recorded calls
+
+    /// Every request made while this registry was installed, oldest first, mocked or not,
+    /// including those made in nested scopes.
+    public var calls: [RecordedCall] {
+        state.withLock { $0.calls }
+    }
+
+    /// The endpoint values of the requests for `endpoint`, oldest first.
+    ///
+    /// ```swift
+    /// let searches = mocks.calls(to: SearchEndpoint.self)
+    /// #expect(searches.map(\.parameterComponents.term) == ["sw", "swift"])
+    /// ```
+    public func calls<T: Endpoint>(to endpoint: T.Type) -> [T] {
+        calls.compactMap { $0.endpoint as? T }
+    }
+
+    /// How many requests for `endpoint` were made: `#expect(mocks.callCount(to: RefreshEndpoint.self) == 1)`.
+    public func callCount<T: Endpoint>(to endpoint: T.Type) -> Int {
+        calls(to: endpoint).count
+    }
+
+    /// Forgets the recorded calls; the mocks stay.
+    public func removeAllCalls() {
+        state.withLock { $0.calls.removeAll() }
+    }
+
+    func record(_ call: RecordedCall) {
+        state.withLock { $0.calls.append(call) }
+    }
+}
