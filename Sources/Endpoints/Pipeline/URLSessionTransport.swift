@@ -6,7 +6,7 @@ import Foundation
 
 /// The transport that sends requests with a `URLSession`, the same way on Linux and Apple platforms.
 ///
-/// - Redirects follow ``RedirectPolicy`` through a per-task delegate, so credentials never leak to
+/// - Redirects are followed by the library through a per-task delegate, so credentials never leak to
 ///   another origin (Linux's URLSession would copy them).
 /// - Cancelling the Swift task cancels the data task at once.
 /// - A fractional `timeoutInterval` such as 0.5 s is honoured on Linux, where URLSession truncates
