@@ -78,19 +78,36 @@ public struct PathTemplate<T>: Sendable, ExpressibleByStringInterpolation {
         let lhsEndsWithSlash: Bool
         if case .literal(let text) = last { lhsEndsWithSlash = text.hasSuffix("/") } else { lhsEndsWithSlash = false }
         let rhsStartsWithSlash: Bool
-        if case .literal(let text) = first { rhsStartsWithSlash = text.hasPrefix("/") } else { rhsStartsWithSlash = false }
+        if case .literal(let text) = first {
+            rhsStartsWithSlash = text.hasPrefix("/")
+        } else {
+            rhsStartsWithSlash = false
+        }
+        if lhsEndsWithSlash && rhsStartsWithSlash, case .literal(let text) = first {
+            // `"users/" + "/posts"` is `users/posts`, not an empty segment.
+            let rest = String(text.dropFirst())
+            return PathTemplate(pieces: lhs.pieces + (rest.isEmpty ? [] : [.literal(rest)]) + rhs.pieces.dropFirst())
+        }
         let separator: [Piece] = lhsEndsWithSlash || rhsStartsWithSlash ? [] : [.literal("/")]
         return PathTemplate(pieces: lhs.pieces + separator + rhs.pieces)
     }
 
     /// Appends a segment read from the components: `"users" + \.userId`.
-    public static func + <U: ParameterRepresentable>(lhs: PathTemplate, rhs: any KeyPath<T, U> & Sendable) -> PathTemplate {
-        lhs + PathTemplate(pieces: [.value(name: StringInterpolation.name(of: rhs)) { $0[keyPath: rhs].parameterValue }])
+    public static func + <U: ParameterRepresentable>(lhs: PathTemplate, rhs: any KeyPath<T, U> & Sendable)
+        -> PathTemplate
+    {
+        lhs + segment(rhs)
     }
 
     /// Starts a template with a segment read from the components: `\.userId + "posts"`.
-    public static func + <U: ParameterRepresentable>(lhs: any KeyPath<T, U> & Sendable, rhs: PathTemplate) -> PathTemplate {
-        PathTemplate(pieces: [.value(name: StringInterpolation.name(of: lhs)) { $0[keyPath: lhs].parameterValue }]) + rhs
+    public static func + <U: ParameterRepresentable>(lhs: any KeyPath<T, U> & Sendable, rhs: PathTemplate)
+        -> PathTemplate
+    {
+        segment(lhs) + rhs
+    }
+
+    private static func segment<U: ParameterRepresentable>(_ path: any KeyPath<T, U> & Sendable) -> PathTemplate {
+        PathTemplate(pieces: [.value(name: StringInterpolation.name(of: path)) { $0[keyPath: path].parameterValue }])
     }
 
     /// Writes the encoded path for `components` after `output`.

@@ -1,0 +1,111 @@
+import Endpoints
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite struct PathTemplateTests {
+    struct Components: Sendable {
+        let userId: Int
+        let postId: String
+        let tag: String?
+    }
+
+    struct Composed: Endpoint {
+        typealias Server = BuildingServer
+        typealias Response = Data
+        typealias PathComponents = PathTemplateTests.Components
+        static let definition: Definition<Composed> = Definition(path: "users" + \.userId + "posts" + \.postId)
+        let pathComponents: Components
+    }
+
+    struct LeadingValue: Endpoint {
+        typealias Server = BuildingServer
+        typealias Response = Data
+        typealias PathComponents = PathTemplateTests.Components
+        static let definition: Definition<LeadingValue> = Definition(path: \.postId + "comments")
+        let pathComponents: Components
+    }
+
+    struct NilValue: Endpoint {
+        typealias Server = BuildingServer
+        typealias Response = Data
+        typealias PathComponents = PathTemplateTests.Components
+        static let definition: Definition<NilValue> = Definition(path: "tags/\(path: \.tag)")
+        let pathComponents: Components
+    }
+
+    let components = Components(userId: 42, postId: "a/b c", tag: nil)
+
+    @Test func plusComposesSegmentsWithOneSlash() throws {
+        let url = try Composed(pathComponents: components).urlRequest().url
+        #expect(url?.absoluteString == "https://api.example.com/v1/users/42/posts/a%2Fb%20c")
+    }
+
+    @Test func plusDoesNotDoubleSlashes() throws {
+        let template: PathTemplate<Components> = "users/" + "/posts"
+        #expect(template.description == "users/posts")
+        let joined: PathTemplate<Components> = "users/" + \.userId
+        #expect(joined.description == "users/{userId}")
+    }
+
+    @Test func keyPathCanStartTheTemplate() throws {
+        let url = try LeadingValue(pathComponents: components).urlRequest().url
+        #expect(url?.absoluteString == "https://api.example.com/v1/a%2Fb%20c/comments")
+    }
+
+    @Test func descriptionNamesTheValues() {
+        #expect(Composed.definition.path.description == "users/{userId}/posts/{postId}")
+        let interpolated: PathTemplate<Components> = "users/\(path: \.userId)/posts/\(path: \.postId)"
+        #expect(interpolated.description == "users/{userId}/posts/{postId}")
+    }
+
+    @Test func literalTextIsEncodedAsPathText() {
+        let template: PathTemplate<Components> = "a b/ü/50%"
+        #expect(template.description == "a%20b/%C3%BC/50%25")
+    }
+
+    @Test func nilPathValueIsATypedError() {
+        #expect(throws: EndpointError.missingPathValue("tag")) {
+            try NilValue(pathComponents: components).urlRequest()
+        }
+    }
+}
+
+@Suite struct MethodTests {
+    struct Purge: Endpoint {
+        typealias Server = BuildingServer
+        typealias Response = Void
+        static let definition: Definition<Purge> = Definition(method: "PURGE", path: "cache")
+    }
+
+    struct Broken: Endpoint {
+        typealias Server = BuildingServer
+        typealias Response = Void
+        static let definition: Definition<Broken> = Definition(method: "GET /evil HTTP/1.1\r\nX:", path: "cache")
+    }
+
+    struct Empty: Endpoint {
+        typealias Server = BuildingServer
+        typealias Response = Void
+        static let definition: Definition<Empty> = Definition(method: "", path: "cache")
+    }
+
+    @Test func customMethodTokenIsSentAsWritten() throws {
+        #expect(try Purge().urlRequest().httpMethod == "PURGE")
+        #expect(("PURGE" as Method) == Method(rawValue: "PURGE"))
+        #expect(Method.patch.description == "PATCH")
+    }
+
+    @Test func standardMethodsAreTheirTokens() {
+        let methods: [Method] = [.get, .post, .put, .patch, .delete, .head, .options]
+        #expect(methods.map(\.rawValue) == ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
+    }
+
+    @Test func invalidMethodTokensAreRefused() {
+        #expect(throws: EndpointError.invalidMethod("GET /evil HTTP/1.1\r\nX:")) { try Broken().urlRequest() }
+        #expect(throws: EndpointError.invalidMethod("")) { try Empty().urlRequest() }
+    }
+}
