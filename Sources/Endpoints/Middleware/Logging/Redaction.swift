@@ -1,0 +1,112 @@
+import Foundation
+
+/// Which header values, body fields and query items logging and ``Foundation/URLRequest/cURLDescription(redaction:credentialHeaders:)``
+/// hide, and which ones you chose to reveal.
+///
+/// By default (``standard``) these are replaced with `<redacted>`:
+/// - the headers `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`, and every header
+///   in ``RequestContext/credentialHeaders`` (so the header of a `HeaderKeyAuth` is hidden too);
+/// - JSON fields at any depth, form fields, multipart fields and query items whose name, compared
+///   case-insensitively and ignoring `_` and `-`, is or ends with `password`, `token`, `secret`,
+///   `access_token`, `refresh_token` or `api_key` (`newPassword`, `id_token` and `client_secret` match too);
+/// - header names that match the same way (`X-Auth-Token`);
+/// - the user and password of a URL (`https://user:pass@host`).
+///
+/// Reveal a name you need to see while debugging, or hide one of your own:
+///
+/// ```swift
+/// let redaction = Redaction.standard
+///     .revealing("X-Request-Token")
+///     .redacting(headers: ["X-Session"], fields: ["pin"])
+/// ```
+public struct Redaction: Sendable, Hashable {
+    /// Header names always hidden, lower-cased.
+    public var headers: Set<String>
+    /// Field and query item names hidden, matched as described on ``Redaction``.
+    public var fields: Set<String>
+    /// Header and field names shown even though they match; compared like ``fields``.
+    public var revealed: Set<String>
+    /// Whether anything is hidden at all; `false` for ``disabled``.
+    public var isEnabled: Bool
+
+    /// What replaces a hidden value.
+    public static let placeholder = "<redacted>"
+
+    /// Creates a redaction policy.
+    /// - Parameters:
+    ///   - headers: Header names to hide (any case).
+    ///   - fields: Field, query item and header names to hide wherever they appear (any case).
+    ///   - revealed: Names to show even though they match.
+    public init(headers: Set<String>, fields: Set<String>, revealed: Set<String> = []) {
+        self.headers = Set(headers.map { $0.lowercased() })
+        self.fields = Set(fields.map(Redaction.normalize))
+        self.revealed = Set(revealed.map(Redaction.normalize))
+        self.isEnabled = true
+    }
+
+    /// The default policy described on ``Redaction``.
+    public static let standard = Redaction(
+        headers: ["authorization", "proxy-authorization", "cookie", "set-cookie"],
+        fields: ["password", "token", "access_token", "refresh_token", "secret", "api_key"]
+    )
+
+    /// Hides nothing. Only for output that stays on your machine, such as a cURL line you paste
+    /// into a terminal to reproduce a request:
+    ///
+    /// ```swift
+    /// print(request.cURLDescription(redaction: .disabled))
+    /// ```
+    public static let disabled: Redaction = {
+        var redaction = Redaction(headers: [], fields: [])
+        redaction.isEnabled = false
+        return redaction
+    }()
+
+    /// A copy that shows the given header or field names.
+    ///
+    /// ```swift
+    /// LoggingMiddleware(level: .bodies, redaction: .standard.revealing("token"))
+    /// ```
+    public func revealing(_ names: String...) -> Redaction {
+        var copy = self
+        copy.revealed.formUnion(names.map(Redaction.normalize))
+        return copy
+    }
+
+    /// A copy that also hides the given headers and fields.
+    public func redacting(headers: Set<String> = [], fields: Set<String> = []) -> Redaction {
+        var copy = self
+        copy.headers.formUnion(headers.map { $0.lowercased() })
+        copy.fields.formUnion(fields.map(Redaction.normalize))
+        return copy
+    }
+
+    /// Whether the value of header `name` is hidden.
+    /// - Parameter credentialHeaders: Further header names to hide, such as ``RequestContext/credentialHeaders``.
+    public func hidesHeader(_ name: String, credentialHeaders: Set<String> = []) -> Bool {
+        guard isEnabled, !revealed.contains(Redaction.normalize(name)) else { return false }
+        let lower = name.lowercased()
+        return headers.contains(lower) || credentialHeaders.contains(lower) || matchesField(name)
+    }
+
+    /// Whether the value of a JSON field, form field or query item called `name` is hidden.
+    public func hidesField(_ name: String) -> Bool {
+        guard isEnabled, !revealed.contains(Redaction.normalize(name)) else { return false }
+        return matchesField(name)
+    }
+
+    /// The value to show for header `name`.
+    public func headerValue(_ value: String, name: String, credentialHeaders: Set<String> = []) -> String {
+        hidesHeader(name, credentialHeaders: credentialHeaders) ? Redaction.placeholder : value
+    }
+
+    private func matchesField(_ name: String) -> Bool {
+        let normalized = Redaction.normalize(name)
+        return fields.contains { normalized.hasSuffix($0) }
+    }
+
+    /// Lower-cased, without `_` and `-`: `Access_Token` and `accessToken` become `accesstoken`.
+    static func normalize(_ name: String) -> String {
+        String(name.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
+    }
+}

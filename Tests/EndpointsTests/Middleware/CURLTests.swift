@@ -1,0 +1,125 @@
+import Endpoints
+import EndpointsTestServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite struct MiddlewareCURLTests {
+    /// Runs `line` with `/bin/sh -c` and returns its standard output.
+    static func runShell(_ line: String) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", line]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "curl exited with \(process.terminationStatus)")
+        return data
+    }
+
+    /// Sends `request` with the library's transport and with the system `curl` (from the unredacted
+    /// cURL line), and checks that the server's echo of both agrees.
+    static func expectSameEcho(_ request: URLRequest, headers compared: [String]) async throws {
+        let session = makeMiddlewareTestSession()
+        let (data, _) = try await URLSessionTransport(session: session)
+            .send(request, context: RequestContext(endpointName: "cURL"))
+        let library = try JSONDecoder().decode(MiddlewareEcho.self, from: data)
+
+        let line = request.cURLDescription(redaction: .disabled) + " \\\n  --silent --show-error"
+        let shell = try JSONDecoder().decode(MiddlewareEcho.self, from: try runShell(line))
+
+        #expect(shell.method == library.method)
+        #expect(shell.path == library.path)
+        #expect(shell.query == library.query)
+        #expect(shell.bodyBase64 == library.bodyBase64)
+        for name in compared {
+            #expect(shell.headers[name] == library.headers[name], "header \(name)")
+            #expect(shell.headers[name] != nil, "header \(name) missing")
+        }
+    }
+
+    @Test func textBodyWithQuotesReproducesTheRequest() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        var request = URLRequest(url: server.url("/echo/it's%20here?q=it's&list=%5B1%5D&e=%C3%A9"))
+        request.httpMethod = "POST"
+        request.setValue("application/json; charset=utf-8", forHTTPHeaderField: "Content-Type")
+        request.setValue("Bearer a'b\"c$HOME`id`", forHTTPHeaderField: "Authorization")
+        request.setValue("it's \"quoted\" \\ $PATH", forHTTPHeaderField: "X-Quote")
+        request.httpBody = Data("{\"name\":\"O'Hara\",\n\t\"note\":\"$(whoami) `id` \\\\ é 🚀\",\"n\":\"@file\"}".utf8)
+        try await Self.expectSameEcho(request, headers: ["content-type", "authorization", "x-quote"])
+    }
+
+    @Test func binaryBodyReproducesEveryByte() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        var request = URLRequest(url: server.url("/echo/upload"))
+        request.httpMethod = "PUT"
+        request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data((0..<512).map { UInt8($0 % 256) })
+        try await Self.expectSameEcho(request, headers: ["content-type"])
+        #expect(request.cURLDescription().hasPrefix("printf '\\000\\001"))
+    }
+
+    @Test func multipartBodyReproducesTheRequest() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let boundary = "Boundary-7MA4YWxkTrZu0gW"
+        var body = Data()
+        body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nIt's mine\r\n".utf8))
+        body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.bin\"\r\n".utf8))
+        body.append(Data("Content-Type: application/octet-stream\r\n\r\n".utf8))
+        body.append(Data([0x00, 0xFF, 0x25, 0x5C, 0x27, 0x0A, 0x0D]))
+        body.append(Data("\r\n--\(boundary)--\r\n".utf8))
+        var request = URLRequest(url: server.url("/echo/form"))
+        request.httpMethod = "POST"
+        request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
+        request.httpBody = body
+        try await Self.expectSameEcho(request, headers: ["content-type"])
+    }
+
+    @Test func methodsWithoutBodiesAndEmptyHeaders() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        for method in ["GET", "DELETE", "OPTIONS"] {
+            var request = URLRequest(url: server.url("/echo/\(method.lowercased())?a=1&b={x}"))
+            request.httpMethod = method
+            request.setValue("yes", forHTTPHeaderField: "X-Flag")
+            try await Self.expectSameEcho(request, headers: ["x-flag"])
+        }
+        var request = URLRequest(url: URL(string: "http://example.com/")!)
+        request.setValue("", forHTTPHeaderField: "X-Empty")
+        #expect(request.cURLDescription() == "curl 'http://example.com/' \\\n  -H 'X-Empty;'")
+    }
+
+    @Test func redactsLikeTheLogUnlessRevealed() {
+        var request = URLRequest(url: URL(string: "https://user:pw@api.example.com/a?token=t0k&q=1")!)
+        request.httpMethod = "POST"
+        request.setValue("Bearer s3cret", forHTTPHeaderField: "Authorization")
+        request.setValue("k3y", forHTTPHeaderField: "X-Client-Key")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"password":"pa55","user":"ada"}"#.utf8)
+        let redacted = request.cURLDescription(credentialHeaders: ["X-Client-Key"])
+        for secret in ["user:pw", "t0k", "s3cret", "k3y", "pa55"] {
+            #expect(!redacted.contains(secret))
+        }
+        #expect(
+            redacted == """
+                curl -X 'POST' 'https://<redacted>@api.example.com/a?token=<redacted>&q=1' \\
+                  -H 'Authorization: <redacted>' \\
+                  -H 'Content-Type: application/json' \\
+                  -H 'X-Client-Key: <redacted>' \\
+                  --data-raw '{"password":"<redacted>","user":"ada"}'
+                """
+        )
+        let revealed = request.cURLDescription(redaction: .standard.revealing("Authorization"))
+        #expect(revealed.contains("-H 'Authorization: Bearer s3cret'"))
+        #expect(!revealed.contains("pa55"))
+    }
+}
