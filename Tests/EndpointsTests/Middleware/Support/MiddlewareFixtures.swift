@@ -69,7 +69,11 @@ struct MiddlewarePost: Endpoint {
 
 /// A clock that never waits: it records each wait and moves its own time forward by it.
 final class TestClock: MiddlewareClock {
-    private let state = TestLocked((now: Date(timeIntervalSince1970: 1_800_000_000), slept: [TimeInterval]()))
+    private let state: TestLocked<(now: Date, slept: [TimeInterval])>
+
+    init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+        state = TestLocked((now: start, slept: []))
+    }
 
     var now: Date { state.withLock { $0.now } }
     var slept: [TimeInterval] { state.withLock { $0.slept } }

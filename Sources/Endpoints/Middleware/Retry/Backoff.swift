@@ -1,0 +1,45 @@
+import Foundation
+
+/// Exponential backoff with full jitter: before retry `n` (1 for the first retry), wait a random
+/// time between 0 and `min(maximum, initial × multiplier^(n-1))`.
+///
+/// Full jitter spreads clients that failed together, so they do not retry together.
+///
+/// ```swift
+/// let backoff = Backoff(initial: 0.5, multiplier: 2, maximum: 10)
+/// backoff.ceiling(forRetry: 1)   // 0.5
+/// backoff.ceiling(forRetry: 4)   // 4
+/// backoff.ceiling(forRetry: 9)   // 10
+/// ```
+public struct Backoff: Sendable, Hashable {
+    /// The ceiling before the first retry, in seconds.
+    public var initial: TimeInterval
+    /// How much the ceiling grows with each retry.
+    public var multiplier: Double
+    /// The largest ceiling, in seconds.
+    public var maximum: TimeInterval
+
+    /// Creates a backoff; negative values count as 0 and a multiplier below 1 as 1.
+    public init(initial: TimeInterval = 0.25, multiplier: Double = 2, maximum: TimeInterval = 8) {
+        self.initial = max(0, initial)
+        self.multiplier = max(1, multiplier)
+        self.maximum = max(0, maximum)
+    }
+
+    /// The longest wait before retry `retry` (1 for the first retry).
+    public func ceiling(forRetry retry: Int) -> TimeInterval {
+        let exponent = Double(max(0, retry - 1))
+        let grown = initial * pow(multiplier, exponent)
+        return grown.isFinite ? min(maximum, grown) : maximum
+    }
+
+    /// A random wait in `0...ceiling(forRetry: retry)` drawn from `unit`, a number in `0..<1`.
+    ///
+    /// ```swift
+    /// var generator = SplitMix64(seed: 7)
+    /// let wait = backoff.delay(forRetry: 2, unit: generator.nextUnitInterval())
+    /// ```
+    public func delay(forRetry retry: Int, unit: Double) -> TimeInterval {
+        ceiling(forRetry: retry) * min(max(unit, 0), 1)
+    }
+}

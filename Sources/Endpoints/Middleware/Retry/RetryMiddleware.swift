@@ -1,0 +1,174 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Sends a request again after transient failures, waiting with exponential backoff and full
+/// jitter, or as long as the server's `Retry-After` asks.
+///
+/// ```swift
+/// struct ApiServer: ServerDefinition {
+///     var baseUrls: [Environments: URL] { [.production: URL(string: "https://api.example.com")!] }
+///     static var middleware: [any Middleware] {
+///         [RetryMiddleware(maximumAttempts: 4, budget: 20), LoggingMiddleware()]
+///     }
+/// }
+/// ```
+///
+/// What is retried:
+/// - methods `GET`, `HEAD`, `PUT`, `DELETE` and `OPTIONS`; `POST`, `PATCH` and others only when
+///   the request carries an `Idempotency-Key` header or ``retriesNonIdempotentRequests`` is set;
+/// - connection failures and timeouts (``retryableErrorCodes``) and the statuses 408, 429, 502,
+///   503 and 504 (``retryableStatusCodes``).
+///
+/// Never retried: cancellation, TLS and certificate failures, and `URLError.unknown` (-1), which
+/// is how Linux reports TLS failures.
+///
+/// Waiting: a retryable response's `Retry-After` (delay-seconds or an HTTP-date, see
+/// ``RetryAfter``) is honoured, capped at ``maximumRetryAfter``; otherwise the wait comes from
+/// ``backoff``. The retries stop after ``maximumAttempts`` sends, or when the next wait would pass
+/// ``budget`` seconds since the first send.
+///
+/// Giving up: when the last outcome is still a retryable failure, the middleware throws
+/// ``RetryExhausted`` with the attempt count and that outcome (the error, or the response and its
+/// body), which callers receive as `.middlewareError(RetryExhausted)`. Everything else, success or
+/// not, is returned or thrown as it came.
+///
+/// Where it goes in the chain: middleware after it (inner) sees every attempt; middleware before
+/// it (outer) sees one call. Cancelling the task stops the wait at once.
+public struct RetryMiddleware: Middleware {
+    /// The most times a request is sent, the first included.
+    public let maximumAttempts: Int
+    /// The most seconds from the first send to the start of the last wait; a retry whose wait
+    /// would end later is not made.
+    public let budget: TimeInterval
+    /// The waits between attempts when the server gives no `Retry-After`.
+    public let backoff: Backoff
+    /// The longest `Retry-After` honoured; longer values are cut to this.
+    public let maximumRetryAfter: TimeInterval
+    /// Statuses that are retried.
+    public let retryableStatusCodes: Set<Int>
+    /// `URLError` codes that are retried.
+    public let retryableErrorCodes: Set<URLError.Code>
+    /// Methods retried without an `Idempotency-Key` (upper-case).
+    public let idempotentMethods: Set<String>
+    /// Retry every method, `POST` and `PATCH` included. Only for APIs that deduplicate requests.
+    public let retriesNonIdempotentRequests: Bool
+    /// The time source and waiting; replace it in tests.
+    public let clock: any MiddlewareClock
+
+    private let generator: Locked<SplitMix64>?
+
+    /// The statuses retried by default: 408, 429, 502, 503, 504.
+    public static let defaultRetryableStatusCodes: Set<Int> = [408, 429, 502, 503, 504]
+
+    /// The `URLError` codes retried by default: connection failures and timeouts.
+    public static let defaultRetryableErrorCodes: Set<URLError.Code> = [
+        .timedOut, .cannotConnectToHost, .networkConnectionLost, .cannotFindHost, .dnsLookupFailed,
+        .notConnectedToInternet,
+    ]
+
+    /// Creates a retry middleware.
+    ///
+    /// ```swift
+    /// RetryMiddleware()                                           // 3 attempts within 30 s
+    /// RetryMiddleware(maximumAttempts: 5, budget: 60, backoff: Backoff(initial: 1, maximum: 20))
+    /// RetryMiddleware(clock: testClock, seed: 1)                  // tests: no real waiting, fixed jitter
+    /// ```
+    /// - Parameters:
+    ///   - maximumAttempts: The most sends, at least 1.
+    ///   - budget: The most seconds spent, waits included.
+    ///   - backoff: The waits without `Retry-After`.
+    ///   - maximumRetryAfter: The cap on `Retry-After`.
+    ///   - retryableStatusCodes: Statuses to retry.
+    ///   - retryableErrorCodes: `URLError` codes to retry; `.unknown`, `.cancelled` and TLS codes are ignored.
+    ///   - retriesNonIdempotentRequests: Retry `POST`, `PATCH` and other methods too.
+    ///   - clock: The time source and waiting.
+    ///   - seed: Seeds the jitter so waits repeat exactly; random when `nil`.
+    public init(
+        maximumAttempts: Int = 3,
+        budget: TimeInterval = 30,
+        backoff: Backoff = Backoff(),
+        maximumRetryAfter: TimeInterval = 60,
+        retryableStatusCodes: Set<Int> = RetryMiddleware.defaultRetryableStatusCodes,
+        retryableErrorCodes: Set<URLError.Code> = RetryMiddleware.defaultRetryableErrorCodes,
+        retriesNonIdempotentRequests: Bool = false,
+        clock: any MiddlewareClock = SystemMiddlewareClock(),
+        seed: UInt64? = nil
+    ) {
+        self.maximumAttempts = max(1, maximumAttempts)
+        self.budget = max(0, budget)
+        self.backoff = backoff
+        self.maximumRetryAfter = max(0, maximumRetryAfter)
+        self.retryableStatusCodes = retryableStatusCodes
+        self.retryableErrorCodes = retryableErrorCodes.subtracting(RetryMiddleware.neverRetried)
+        self.idempotentMethods = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]
+        self.retriesNonIdempotentRequests = retriesNonIdempotentRequests
+        self.clock = clock
+        self.generator = seed.map { Locked(SplitMix64(seed: $0)) }
+    }
+
+    /// Codes that mean "do not try again": cancellation, TLS (Linux reports it as `.unknown`), certificates.
+    static let neverRetried: Set<URLError.Code> = [
+        .cancelled, .unknown, .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
+        .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+        .clientCertificateRequired, .userCancelledAuthentication, .userAuthenticationRequired,
+    ]
+
+    /// Sends `request`, and again after retryable failures, as described on ``RetryMiddleware``.
+    public func intercept(
+        _ request: URLRequest,
+        context: RequestContext,
+        next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+    ) async throws -> (Data, HTTPURLResponse) {
+        guard mayRetry(request) else { return try await next(request) }
+        let start = clock.now
+        var attempt = 0
+        while true {
+            attempt += 1
+            var wait: TimeInterval
+            var exhausted: (RetryExhausted.Reason) -> RetryExhausted
+            do {
+                let (data, response) = try await next(request)
+                guard retryableStatusCodes.contains(response.statusCode) else { return (data, response) }
+                wait = nextWait(afterAttempt: attempt)
+                if let header = response.value(forHTTPHeaderField: "Retry-After"),
+                    let requested = RetryAfter.delay(from: header, now: clock.now)
+                {
+                    wait = min(requested, maximumRetryAfter)
+                }
+                exhausted = { [attempt] in RetryExhausted(attempts: attempt, reason: $0, response: response, data: data)
+                }
+            } catch {
+                guard isRetryable(error) else { throw error }
+                wait = nextWait(afterAttempt: attempt)
+                exhausted = { [attempt] in RetryExhausted(attempts: attempt, reason: $0, underlyingError: error) }
+            }
+            if attempt >= maximumAttempts { throw exhausted(.maximumAttempts) }
+            if clock.now.timeIntervalSince(start) + wait > budget { throw exhausted(.budget) }
+            try Task.checkCancellation()
+            try await clock.sleep(seconds: wait)
+        }
+    }
+
+    /// Whether this request may be sent more than once.
+    func mayRetry(_ request: URLRequest) -> Bool {
+        if maximumAttempts <= 1 { return false }
+        if retriesNonIdempotentRequests || request.value(forHTTPHeaderField: "Idempotency-Key") != nil { return true }
+        return idempotentMethods.contains((request.httpMethod ?? "GET").uppercased())
+    }
+
+    /// Whether a failure without a response is worth another attempt.
+    func isRetryable(_ error: any Error) -> Bool {
+        guard let error = error as? URLError else { return false }
+        return retryableErrorCodes.contains(error.code)
+    }
+
+    private func nextWait(afterAttempt attempt: Int) -> TimeInterval {
+        let unit =
+            generator?.withLock { $0.nextUnitInterval() }
+            ?? Double.random(in: 0..<1)
+        return backoff.delay(forRetry: attempt, unit: unit)
+    }
+}
