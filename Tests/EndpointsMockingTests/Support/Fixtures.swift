@@ -160,11 +160,11 @@ final class Counter: @unchecked Sendable {
     }
 }
 
-/// A server whose endpoints authenticate with one shared ``RecordingAuth``... per test: the auth
-/// is passed per request with `auth:`, so parallel tests never share one.
+/// A server whose endpoints authenticate with a ``RecordingAuth``. Tests pass their own instance
+/// per request with `auth:`, so parallel tests never share one; the declared one is a `static let`
+/// because a stateful method must be one shared instance.
 struct RecordedServer: ServerDefinition {
-    typealias Auth = RecordingAuth
-    static var auth: RecordingAuth { RecordingAuth() }
+    static let auth = RecordingAuth()
     var baseUrls: [Environments: URL] { [.production: Loopback.url] }
 }
 
