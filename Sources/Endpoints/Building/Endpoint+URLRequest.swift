@@ -29,6 +29,12 @@ extension Endpoint {
         }
 
         var text = baseURL.absoluteString
+        // A base URL may carry a query of its own (`?api-version=2`); the path goes before it.
+        var baseQuery: Substring = ""
+        if let mark = text.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            baseQuery = text[mark...]
+            text = String(text[..<mark])
+        }
         if text.utf8.last == UInt8(ascii: "/") { text.removeLast() }
         var path = ""
         try definition.path.render(pathComponents, into: &path)
@@ -36,6 +42,7 @@ extension Endpoint {
             if path.utf8.first != UInt8(ascii: "/") { text.append("/") }
             text.append(path)
         }
+        text.append(contentsOf: baseQuery)
         appendQuery(definition.queryParameters, to: &text)
 
         guard let url = URL(string: text) else { throw .invalidURL(text) }
@@ -51,10 +58,12 @@ extension Endpoint {
             guard HTTPToken.isValidFieldValue(value) else { throw .invalidHeaderValue(name: name) }
             fields[name] = value
         }
+        // A Content-Type header whose value is nil leaves the body's own type in place.
+        let setsContentType = definition.contentTypeName.map { fields[$0] != nil } ?? false
 
         if !definition.formParameters.isEmpty {
             request.httpBody = formBody(definition.formParameters)
-            if !definition.setsContentType {
+            if !setsContentType {
                 fields["Content-Type"] = "application/x-www-form-urlencoded"
             }
         } else if Body.self != EmptyCodable.self {
@@ -64,7 +73,7 @@ extension Endpoint {
             } catch {
                 throw .bodyEncodingFailed(UnderlyingError(error))
             }
-            if !definition.setsContentType, let contentType = encoder.contentType {
+            if !setsContentType, let contentType = encoder.contentType {
                 fields["Content-Type"] = contentType
             }
         }

@@ -28,7 +28,7 @@ public enum EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingBaseURL(let server, let environment):
             "\(server) has no base URL for the environment '\(environment)'; add it to baseUrls or request another environment."
         case .missingPathValue(let name):
-            "The path value '\(name)' is nil; a path segment needs a value."
+            "The path value '\(name)' is nil; pass a value, because a path segment cannot be left out."
         case .invalidPathValue(let name, let value):
             "The path value '\(name)' is \(value.isEmpty ? "empty" : "'\(value)'"), which would change the shape of the path; pass a non-empty value other than '.' or '..'."
         case .invalidMethod(let method):
@@ -38,7 +38,8 @@ public enum EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidHeaderValue(let name):
             "The value of the header '\(name)' contains CR, LF or NUL, which would split the request; remove those characters."
         case .invalidURL(let text):
-            "'\(text)' is not a valid URL; check the server's base URL."
+            // The query is left out: it may carry an API key.
+            "'\(text.prefix { $0 != "?" })' is not a valid URL; check the server's base URL and any custom query encoding."
         case .conflictingBody:
             "The endpoint has both form parameters and a body; a request carries one body, so remove one of them."
         case .bodyEncodingFailed(let underlying):

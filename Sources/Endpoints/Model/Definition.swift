@@ -24,7 +24,8 @@ public struct Definition<T: Endpoint>: Sendable {
     let queryParameters: [Parameter<T.ParameterComponents>]
     let formParameters: [Parameter<T.ParameterComponents>]
     let headerList: [(name: String, field: HeaderField<T.HeaderComponents>)]
-    let setsContentType: Bool
+    /// The Content-Type header's name as written, when the definition sets one.
+    let contentTypeName: String?
     let problem: EndpointError?
 
     /// Creates a definition.
@@ -46,7 +47,7 @@ public struct Definition<T: Endpoint>: Sendable {
         self.queryParameters = parameters.filter { $0.location == .query }
         self.formParameters = parameters.filter { $0.location == .form }
         self.headerList = headers.map { (name: $0.key.name, field: $0.value) }.sorted { $0.name < $1.name }
-        self.setsContentType = headers.keys.contains(.contentType)
+        self.contentTypeName = headers.keys.first { $0 == .contentType }?.name
         if !method.isValidToken {
             problem = .invalidMethod(method.rawValue)
         } else if let bad = headers.keys.first(where: { !HTTPToken.isValid($0.name) }) {

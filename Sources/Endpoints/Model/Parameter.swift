@@ -36,7 +36,8 @@ public struct Parameter<T>: Sendable {
     }
 
     /// A query item whose value is read from the components at `path`.
-    public static func query<U: ParameterRepresentable>(_ name: String, path: any KeyPath<T, U> & Sendable) -> Parameter {
+    public static func query<U: ParameterRepresentable>(_ name: String, path: any KeyPath<T, U> & Sendable) -> Parameter
+    {
         Parameter(location: .query, name: name) { $0[keyPath: path].parameterValues }
     }
 
@@ -47,7 +48,8 @@ public struct Parameter<T>: Sendable {
     }
 
     /// A form field whose value is read from the components at `path`.
-    public static func form<U: ParameterRepresentable>(_ name: String, path: any KeyPath<T, U> & Sendable) -> Parameter {
+    public static func form<U: ParameterRepresentable>(_ name: String, path: any KeyPath<T, U> & Sendable) -> Parameter
+    {
         Parameter(location: .form, name: name) { $0[keyPath: path].parameterValues }
     }
 

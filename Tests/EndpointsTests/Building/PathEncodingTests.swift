@@ -115,3 +115,35 @@ import Testing
         #expect(try Root().urlRequest().url?.path == "/v1")
     }
 }
+
+@Suite struct BaseURLQueryTests {
+    struct KeyedServer: ServerDefinition {
+        var baseUrls: [Environments: URL] {
+            [
+                .production: URL(string: "https://api.example.com/v1/?api-version=2")!,
+                .staging: URL(string: "https://api.example.com/v1?api-version=2")!,
+            ]
+        }
+    }
+
+    struct Search: Endpoint {
+        typealias Server = KeyedServer
+        typealias Response = Data
+        static let definition: Definition<Search> = Definition(
+            path: "search",
+            parameters: [.queryValue("q", value: "a b")]
+        )
+    }
+
+    @Test func pathGoesBeforeTheBaseURLsQuery() throws {
+        let expected = "https://api.example.com/v1/search?api-version=2&q=a%20b"
+        #expect(try Search().urlRequest().url?.absoluteString == expected)
+        #expect(try Search().urlRequest(environment: .staging).url?.absoluteString == expected)
+    }
+
+    @Test func invalidURLDescriptionLeavesTheQueryOut() {
+        let description = EndpointError.invalidURL("https://api.example.com/v1?key=sk_secret").description
+        #expect(!description.contains("sk_secret"))
+        #expect(description.contains("https://api.example.com/v1"))
+    }
+}

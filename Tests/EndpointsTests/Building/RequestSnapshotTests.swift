@@ -156,6 +156,27 @@ extension Header {
         #expect(request.httpBody == Data(#"{"a":1}"#.utf8))
     }
 
+    struct OptionalContentType: Endpoint {
+        typealias Server = BuildingServer
+        typealias Response = Void
+        struct HeaderComponents: Sendable { let contentType: String? }
+        static let definition: Definition<OptionalContentType> = Definition(
+            method: .post,
+            path: "posts",
+            headers: ["content-type": .field(path: \.contentType)]
+        )
+        let body = ["a": 1]
+        let headerComponents: HeaderComponents
+    }
+
+    @Test func nilContentTypeHeaderKeepsTheEncodersType() throws {
+        let defaulted = try OptionalContentType(headerComponents: .init(contentType: nil)).urlRequest()
+        #expect(defaulted.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        let custom = try OptionalContentType(headerComponents: .init(contentType: "text/json")).urlRequest()
+        #expect(custom.value(forHTTPHeaderField: "Content-Type") == "text/json")
+        #expect(custom.allHTTPHeaderFields?.count == 1)
+    }
+
     @Test func postWithFormBody() throws {
         let endpoint = Login(parameterComponents: .init(user: "zoë smith", password: "p+ss&w=rd %41"))
         let expected = """
