@@ -43,4 +43,15 @@ extension URLSession {
             transport: URLSessionTransport(session: self)
         ).run()
     }
+
+    /// Sends `endpoint` with its declared environment and authentication: the same as
+    /// ``response(with:environment:auth:middleware:)`` with every parameter omitted.
+    ///
+    /// A separate overload rather than only default arguments: a default argument such as
+    /// `T.Server.defaultEnvironment` is evaluated at the call site, and when that call site is the
+    /// refresh handler inside the server's own `static let auth = JWTAuth(...)` (the README's
+    /// sample), the server's conformance is still being inferred there and the compiler crashed.
+    public func response<T: Endpoint>(with endpoint: T) async throws(T.TaskError) -> T.Response {
+        try await response(with: endpoint, environment: T.Server.defaultEnvironment, auth: T.auth)
+    }
 }
