@@ -1,0 +1,99 @@
+import Endpoints
+import EndpointsTestServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Behaviours 1–4 of issue 4: one refresh however requests and refresh triggers interleave.
+@Suite struct JWTAuthCoalescingTests {
+    @Test(arguments: [50, 1_000])
+    func concurrentExpiredRequestsShareOneRefresh(count: Int) async throws {
+        let server = try JWTTestServer()
+        defer { server.stop() }
+        let expired = server.issueExpired()
+        let updated = CallCounter()
+        let auth = server.makeAuth(expired, updated: updated)
+
+        let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<count {
+                group.addTask { try await server.send(auth: auth).token }
+            }
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+
+        let fresh = try #require(auth.tokens)
+        #expect(server.refreshes == 1)
+        #expect(server.refreshAttempts == 1)
+        #expect(updated.value == 1)
+        #expect(tokens.count == count && tokens.allSatisfy { $0 == fresh.accessToken })
+        let log = server.apiLog
+        #expect(log.filter { $0.token == expired.accessToken }.count == count)
+        #expect(log.filter { $0.token == fresh.accessToken && $0.status == 200 }.count == count)
+        #expect(server.with { $0.usedBeforeSaved } == 0, "a retried request went out before onTokensUpdated")
+    }
+
+    @Test func stragglerWithReplacedTokenRetriesWithoutRefreshingAgain() async throws {
+        let server = try JWTTestServer()
+        defer { server.stop() }
+        let expired = server.issueExpired()
+        let auth = server.makeAuth(expired)
+        // The straggler is sent with the old token first; its 401 only comes back after the refresh.
+        async let straggler = server.send("late", auth: auth)
+        await server.waitUntil { _ in server.http.requests.contains { $0.rawPath == "/api/late" } }
+        let first = try await server.send(auth: auth)
+        let late = try await straggler
+        #expect(server.refreshes == 1)
+        #expect(server.refreshAttempts == 1)
+        #expect(late.token == first.token)
+        #expect(late.token != expired.accessToken)
+    }
+
+    @Test func proactiveAndReactiveRefreshesCoalesce() async throws {
+        let server = try JWTTestServer()
+        defer { server.stop() }
+        server.with { $0.refreshDelayMilliseconds = 300 }
+        // Not yet inside the 0.5 s leeway when A is sent; inside it 0.7 s later when B is sent.
+        let expired = server.issueExpired(expiresAt: Date().addingTimeInterval(1.1))
+        let auth = server.makeAuth(expired, leeway: 0.5)
+        // A is answered 401 only once a refresh has started: B's proactive one.
+        async let reactive = server.send("hold", auth: auth)
+        await server.waitUntil { _ in server.http.requests.contains { $0.rawPath == "/api/hold" } }
+        try await Task.sleep(nanoseconds: 700_000_000)
+        let proactive = try await server.send(auth: auth)
+        let retried = try await reactive
+        #expect(server.refreshAttempts == 1)
+        #expect(server.refreshes == 1)
+        #expect(proactive.token == retried.token)
+        // B never went out with the expiring token: the proactive refresh came first.
+        #expect(server.apiLog.filter { $0.token == expired.accessToken }.count == 1)
+    }
+
+    @Test func cancellingTheFirstWaiterDoesNotCancelTheRefresh() async throws {
+        let server = try JWTTestServer()
+        defer { server.stop() }
+        server.with { $0.refreshGateOpen = false }
+        let expired = server.issueExpired()
+        let auth = server.makeAuth(expired)
+
+        let first = Task { try await server.send(auth: auth) }
+        await server.waitUntil { $0.refreshAttempts > 0 }
+        let others = (0..<3).map { _ in Task { try await server.send(auth: auth) } }
+        first.cancel()
+        let firstResult = await first.result
+        // The cancelled request ended while the refresh was still held: it did not wait for it.
+        #expect(server.refreshes == 0)
+        guard case .failure(let error as ProtectedEndpoint.TaskError) = firstResult, case .cancelled = error else {
+            Issue.record("the cancelled request ended with \(firstResult)")
+            return
+        }
+        server.openRefreshGate()
+        for other in others {
+            let echo = try await other.value
+            #expect(echo.token == auth.tokens?.accessToken)
+        }
+        #expect(server.refreshes == 1)
+    }
+}
