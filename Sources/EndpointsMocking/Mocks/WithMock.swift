@@ -42,6 +42,7 @@ public func withMock<T: Endpoint, R, E: Error>(
 ///   - strict: When `true`, an endpoint without a mock fails with
 ///     `.middlewareError(UnmockedEndpointError)` instead of reaching the network.
 ///   - configure: Registers the mocks.
+///   - isolation: The actor `test` runs on; the caller's, so `test` may touch its state.
 ///   - test: The code that sends requests.
 @discardableResult
 public func withMock<R, E: Error>(
