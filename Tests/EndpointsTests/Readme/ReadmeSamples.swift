@@ -126,7 +126,8 @@ enum ReadmeServerSample {
             headerComponents: .init(requestId: "r-1")
         )
         let request = try endpoint.urlRequest()
-        #expect(request.url?.absoluteString == "https://api.example.com/users/42/posts?q=swift%20%26%20linux&format=full")
+        let expected = "https://api.example.com/users/42/posts?q=swift%20%26%20linux&format=full"
+        #expect(request.url?.absoluteString == expected)
         #expect(request.value(forHTTPHeaderField: "X-Request-Id") == "r-1")
         #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
     }
