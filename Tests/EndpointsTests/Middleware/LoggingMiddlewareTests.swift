@@ -7,23 +7,12 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// An API key in a custom header, declared as a credential header like `HeaderKeyAuth` does.
-struct MiddlewareKeyAuth: AuthenticationMethod {
-    let key: String
-    func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest {
-        var request = request
-        request.setValue(key, forHTTPHeaderField: "X-Client-Key")
-        return request
-    }
-    var credentialHeaderNames: [String] { ["X-Client-Key"] }
-}
-
 /// `POST /login?access_token=…&q=…` with a JSON body full of secrets, a bearer token and a cookie.
 struct MiddlewareLogin: Endpoint {
     typealias Server = MiddlewareTestServer
     typealias Response = Data
-    typealias Auth = MiddlewareKeyAuth
-    static var auth: MiddlewareKeyAuth { MiddlewareKeyAuth(key: "unused") }
+    typealias Auth = HeaderKeyAuth
+    static var auth: HeaderKeyAuth { HeaderKeyAuth(key: "unused", header: "X-Client-Key", prefix: nil) }
 
     struct Body: Encodable, Sendable {
         struct Device: Encodable, Sendable {
@@ -117,7 +106,7 @@ struct MiddlewareForm: Endpoint {
         _ = try await session.response(
             with: endpoint,
             environment: components.url!,
-            auth: MiddlewareKeyAuth(key: "KEY-5ecr3t-header"),
+            auth: HeaderKeyAuth(key: "KEY-5ecr3t-header", header: "X-Client-Key", prefix: nil),
             middleware: [logging]
         )
     }

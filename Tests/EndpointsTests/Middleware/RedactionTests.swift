@@ -16,6 +16,13 @@ import Testing
         #expect(shown.contains(#""name":"ada""#))
     }
 
+    @Test func malformedJSONStillHidesSensitiveStrings() {
+        let cut = Data(#"{"user":"ada","password" : "pa\"55","nested":{"refresh_token":"r3fresh","#.utf8)
+        let shown = String(
+            decoding: Redaction.standard.redactedBody(cut, contentType: "application/json"), as: UTF8.self)
+        #expect(shown == #"{"user":"ada","password" : "<redacted>","nested":{"refresh_token":"<redacted>","#)
+    }
+
     @Test func bodiesWithNothingToHideKeepTheirBytes() {
         let body = Data("{ \"name\" : \"ada\",\n \"n\": 1.50 }".utf8)
         #expect(Redaction.standard.redactedBody(body, contentType: "application/json") == body)

@@ -56,9 +56,32 @@ extension Redaction {
             return redacted == text ? body : Data(redacted.utf8)
         }
         if type.contains("json") || Redaction.looksLikeJSON(body) {
-            return redactedJSON(body) ?? body
+            if let redacted = redactedJSON(body) { return redacted }
+            return redactedJSONText(body) ?? body
         }
         return body
+    }
+
+    /// For text that looks like JSON but does not parse (cut off, or slightly malformed): hides the
+    /// string values of `"name": "value"` pairs with sensitive names. `nil` when nothing was hidden.
+    func redactedJSONText(_ body: Data) -> Data? {
+        guard let text = String(data: body, encoding: .utf8),
+            let pattern = try? NSRegularExpression(pattern: #""((?:[^"\\]|\\.)*)"\s*:\s*"((?:[^"\\]|\\.)*)""#)
+        else { return nil }
+        let source = text as NSString
+        var output = ""
+        var cursor = 0
+        for match in pattern.matches(in: text, range: NSRange(location: 0, length: source.length)) {
+            let name = source.substring(with: match.range(at: 1))
+            guard hidesField(name) else { continue }
+            let value = match.range(at: 2)
+            output += source.substring(with: NSRange(location: cursor, length: value.location - cursor))
+            output += Redaction.placeholder
+            cursor = value.location + value.length
+        }
+        guard cursor > 0 else { return nil }
+        output += source.substring(from: cursor)
+        return Data(output.utf8)
     }
 
     /// Hides the values of sensitive `name=value` pairs in a `&`-separated form or query string.

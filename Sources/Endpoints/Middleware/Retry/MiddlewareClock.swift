@@ -4,14 +4,21 @@ import Foundation
 /// run backoff, `Retry-After` and injected latency without taking real time.
 ///
 /// ```swift
-/// /// Never waits; records what it was asked to wait and moves its own time forward.
-/// final class TestClock: MiddlewareClock {
-///     private let state = Mutex((now: Date(timeIntervalSince1970: 0), slept: [TimeInterval]()))
-///     var now: Date { state.withLock { $0.now } }
+/// /// Never waits: records each wait and moves its own time forward by it.
+/// final class TestClock: MiddlewareClock, @unchecked Sendable {
+///     // @unchecked Sendable: `now` and `slept` are only touched while holding `lock`.
+///     private let lock = NSLock()
+///     private var current = Date(timeIntervalSince1970: 0)
+///     private(set) var slept: [TimeInterval] = []
+///
+///     var now: Date { lock.withLock { current } }
 ///     func sleep(seconds: TimeInterval) async throws {
-///         state.withLock { $0.now += seconds; $0.slept.append(seconds) }
+///         lock.withLock { current += seconds; slept.append(seconds) }
 ///     }
 /// }
+///
+/// let clock = TestClock()
+/// let retry = RetryMiddleware(clock: clock, seed: 1)
 /// ```
 public protocol MiddlewareClock: Sendable {
     /// The current wall-clock time; used for the retry budget and to read `Retry-After` dates.
