@@ -64,7 +64,7 @@ struct VoidEndpoint: Endpoint {
     @Test func dataAndVoidResponsesDecode() throws {
         let response = HTTPURLResponse(url: URL(string: "https://a.b")!, statusCode: 200, httpVersion: nil, headerFields: nil)!
         let data = Data("xyz".utf8)
-        #expect(try RawEndpoint.decodeResponse(data, response: response) == data)
-        try VoidEndpoint.decodeResponse(data, response: response)
+        #expect(try RawEndpoint().decodeResponse(data, response: response) == data)
+        try VoidEndpoint().decodeResponse(data, response: response)
     }
 }

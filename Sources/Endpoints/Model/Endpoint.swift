@@ -27,7 +27,7 @@ import Foundation
 /// ```
 ///
 /// `Response` may be any `Decodable` type (decoded with ``responseDecoder``), `Data` (the raw
-/// body) or `Void` (the body is ignored). Other types implement ``decodeResponse(_:response:)``.
+/// body) or `Void` (the body is ignored). Other types implement ``decodeResponse(_:response:)``, and ``map(_:)`` transforms any of them.
 public protocol Endpoint: Sendable {
     /// The server this endpoint belongs to.
     associatedtype Server: ServerDefinition
@@ -81,8 +81,9 @@ public protocol Endpoint: Sendable {
     /// server's; return `Server.middleware + [extra]` to extend it, or another list to replace it.
     static var middleware: [any Middleware] { get }
 
-    /// Turns a 2xx response body into ``Response``. Defaults exist for `Decodable`, `Data` and `Void`.
-    static func decodeResponse(_ data: Data, response: HTTPURLResponse) throws -> Response
+    /// Turns a 2xx response body into ``Response``. Defaults exist for `Decodable`, `Data` and `Void`;
+    /// ``map(_:)`` builds on it.
+    func decodeResponse(_ data: Data, response: HTTPURLResponse) throws -> Response
 }
 
 extension Endpoint where Body == EmptyCodable {
@@ -138,17 +139,17 @@ extension Endpoint where Auth == Server.Auth {
 
 extension Endpoint where Response: Decodable {
     /// Decodes the body with ``responseDecoder``.
-    public static func decodeResponse(_ data: Data, response: HTTPURLResponse) throws -> Response {
-        try responseDecoder.decode(Response.self, from: data)
+    public func decodeResponse(_ data: Data, response: HTTPURLResponse) throws -> Response {
+        try Self.responseDecoder.decode(Response.self, from: data)
     }
 }
 
 extension Endpoint where Response == Data {
     /// The body as received.
-    public static func decodeResponse(_ data: Data, response: HTTPURLResponse) throws -> Response { data }
+    public func decodeResponse(_ data: Data, response: HTTPURLResponse) throws -> Response { data }
 }
 
 extension Endpoint where Response == Void {
     /// Ignores the body.
-    public static func decodeResponse(_ data: Data, response: HTTPURLResponse) throws -> Response { () }
+    public func decodeResponse(_ data: Data, response: HTTPURLResponse) throws -> Response { () }
 }

@@ -54,7 +54,7 @@ struct Pipeline<T: Endpoint> {
                 attempt += 1
                 continue
             }
-            return try Self.decode(data, response: response)
+            return try Self.decode(data, response: response, for: endpoint)
         }
     }
 
@@ -98,7 +98,7 @@ struct Pipeline<T: Endpoint> {
     }
 
     /// Validates the status and decodes the body: the typed response for 2xx, the typed error otherwise.
-    static func decode(_ data: Data, response: HTTPURLResponse) throws(T.TaskError) -> T.Response {
+    static func decode(_ data: Data, response: HTTPURLResponse, for endpoint: T) throws(T.TaskError) -> T.Response {
         guard (200..<300).contains(response.statusCode) else {
             if let empty = EmptyCodable() as? T.ErrorResponse {
                 throw .errorResponse(httpResponse: response, response: empty)
@@ -112,7 +112,7 @@ struct Pipeline<T: Endpoint> {
             throw .errorResponse(httpResponse: response, response: decoded)
         }
         do {
-            return try T.decodeResponse(data, response: response)
+            return try endpoint.decodeResponse(data, response: response)
         } catch {
             throw .responseParseError(httpResponse: response, data: data, error: DecodingFailure(error))
         }

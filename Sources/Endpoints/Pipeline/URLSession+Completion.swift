@@ -67,7 +67,7 @@ extension URLSession {
                     switch outcome {
                     case .success(let (data, response)):
                         do throws(T.TaskError) {
-                            completion(.success(try Pipeline<T>.decode(data, response: response)))
+                            completion(.success(try Pipeline<T>.decode(data, response: response, for: endpoint)))
                         } catch {
                             completion(.failure(error))
                         }
@@ -81,7 +81,7 @@ extension URLSession {
                 completion(.failure(Pipeline<T>.map(error)))
             } else if let response = response as? HTTPURLResponse {
                 do throws(T.TaskError) {
-                    completion(.success(try Pipeline<T>.decode(data ?? Data(), response: response)))
+                    completion(.success(try Pipeline<T>.decode(data ?? Data(), response: response, for: endpoint)))
                 } catch {
                     completion(.failure(error))
                 }

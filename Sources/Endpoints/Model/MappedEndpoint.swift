@@ -1,0 +1,88 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension Endpoint {
+    /// An endpoint that sends the same request as this one and transforms its response.
+    ///
+    /// Reuse an endpoint where a caller needs something derived from its response, without a new
+    /// type and without changing how it is sent, authenticated or mocked:
+    ///
+    /// ```swift
+    /// let names = try await URLSession.shared.response(with: UsersEndpoint().map { $0.map(\.name) })
+    /// ```
+    ///
+    /// The transform runs after the response decoded; if it throws, the caller gets
+    /// `.responseParseError` with the raw body, as for a body that did not decode. Error responses
+    /// are unchanged: the mapped endpoint has the same `TaskError`.
+    public func map<NewResponse: Sendable>(
+        _ transform: @escaping @Sendable (Response) throws -> NewResponse
+    ) -> MappedEndpoint<Self, NewResponse> {
+        MappedEndpoint(base: self, transform: transform)
+    }
+}
+
+/// An endpoint whose response is another endpoint's, transformed. Made by ``Endpoint/map(_:)``.
+///
+/// Everything but the response comes from `Base`: definition, server, body, parameters, headers,
+/// coders, authentication and middleware. Mocks are registered for the mapped type itself.
+public struct MappedEndpoint<Base: Endpoint, Response: Sendable>: Endpoint {
+    public typealias Server = Base.Server
+    public typealias ErrorResponse = Base.ErrorResponse
+    public typealias Body = Base.Body
+    public typealias PathComponents = Base.PathComponents
+    public typealias ParameterComponents = Base.ParameterComponents
+    public typealias HeaderComponents = Base.HeaderComponents
+    public typealias BodyEncoder = Base.BodyEncoder
+    public typealias ResponseDecoder = Base.ResponseDecoder
+    public typealias ErrorDecoder = Base.ErrorDecoder
+    public typealias Auth = Base.Auth
+
+    /// The endpoint whose request is sent.
+    public let base: Base
+    private let transform: @Sendable (Base.Response) throws -> Response
+
+    init(base: Base, transform: @escaping @Sendable (Base.Response) throws -> Response) {
+        self.base = base
+        self.transform = transform
+    }
+
+    /// `Base`'s definition.
+    public static var definition: Definition<MappedEndpoint> {
+        let definition = Base.definition
+        return Definition(
+            method: definition.method,
+            path: definition.path,
+            parameters: definition.parameters,
+            headers: definition.headers
+        )
+    }
+
+    /// `Base`'s body.
+    public var body: Body { base.body }
+    /// `Base`'s path values.
+    public var pathComponents: PathComponents { base.pathComponents }
+    /// `Base`'s parameter values.
+    public var parameterComponents: ParameterComponents { base.parameterComponents }
+    /// `Base`'s header values.
+    public var headerComponents: HeaderComponents { base.headerComponents }
+    /// `Base`'s body encoder.
+    public static var bodyEncoder: BodyEncoder { Base.bodyEncoder }
+    /// `Base`'s response decoder.
+    public static var responseDecoder: ResponseDecoder { Base.responseDecoder }
+    /// `Base`'s error decoder.
+    public static var errorDecoder: ErrorDecoder { Base.errorDecoder }
+    /// `Base`'s query encoding.
+    public static var queryEncodingStrategy: QueryEncodingStrategy { Base.queryEncodingStrategy }
+    /// `Base`'s authentication method.
+    public static var auth: Auth { Base.auth }
+    /// `Base`'s middleware.
+    public static var middleware: [any Middleware] { Base.middleware }
+
+    /// Decodes the body as `Base` does, then applies the transform.
+    public func decodeResponse(_ data: Data, response: HTTPURLResponse) throws -> Response {
+        try transform(base.decodeResponse(data, response: response))
+    }
+}

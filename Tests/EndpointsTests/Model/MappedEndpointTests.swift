@@ -1,0 +1,143 @@
+import Endpoints
+import EndpointsTestServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A server whose environment is the loopback server's base URL.
+private struct MapServer: ServerDefinition {
+    typealias Environments = URL
+    var baseUrls: [URL: URL] { [:] }
+    static var defaultEnvironment: URL { URL(string: "http://127.0.0.1:1")! }
+    func baseURL(for environment: URL) -> URL? { environment }
+}
+
+private struct User: Decodable, Sendable {
+    let id: Int
+    let name: String
+}
+
+private struct ApiError: Decodable, Sendable {
+    let code: Int
+    let message: String
+}
+
+private struct UsersEndpoint: Endpoint {
+    typealias Server = MapServer
+    typealias Response = [User]
+    typealias ErrorResponse = ApiError
+    struct ParameterComponents { let page: Int }
+
+    static let definition: Definition<UsersEndpoint> = Definition(
+        method: .get,
+        path: "users",
+        parameters: [.query("page", path: \.page)]
+    )
+    let parameterComponents: ParameterComponents
+}
+
+/// Static factories let call sites use leading-dot syntax, as protocol-oriented clients do.
+private struct AgeEndpoint: Endpoint {
+    typealias Server = MapServer
+    struct Response: Decodable { let name: String; let age: Int }
+    struct ParameterComponents { let name: String }
+    static let definition: Definition<AgeEndpoint> = Definition(path: "age", parameters: [.query("name", path: \.name)])
+    let parameterComponents: ParameterComponents
+}
+
+extension Endpoint where Self == AgeEndpoint {
+    fileprivate static func estimatedAge(forName name: String) -> Self {
+        AgeEndpoint(parameterComponents: .init(name: name))
+    }
+}
+
+private struct TransformFailed: Error {}
+
+@Suite struct MappedEndpointTests {
+    let server: TestServer
+
+    init() throws {
+        server = try TestServer()
+        server.route("/users") { request in
+            guard request.queryValue("page") == "1" else {
+                return .json(raw: #"{"code":7,"message":"no such page"}"#, status: 404)
+            }
+            return .json(raw: #"[{"id":1,"name":"Ada"},{"id":2,"name":"Grace"}]"#)
+        }
+        server.route("/age") { request in
+            .json(raw: #"{"name":"\#(request.queryValue("name") ?? "")","age":34}"#)
+        }
+    }
+
+    @Test func mapTransformsTheDecodedResponse() async throws {
+        let names = try await URLSession.shared.response(
+            with: UsersEndpoint(parameterComponents: .init(page: 1)).map { $0.map(\.name) },
+            environment: server.baseURL
+        )
+        #expect(names == ["Ada", "Grace"])
+        #expect(server.requests.last?.rawQuery == "page=1")
+        server.stop()
+    }
+
+    @Test func mappedEndpointsKeepTheTypedErrorResponse() async throws {
+        do {
+            _ = try await URLSession.shared.response(
+                with: UsersEndpoint(parameterComponents: .init(page: 2)).map(\.count),
+                environment: server.baseURL
+            )
+            Issue.record("a 404 must fail")
+        } catch {
+            guard case .errorResponse(let http, let body) = error else {
+                Issue.record("expected .errorResponse, got \(error)")
+                return
+            }
+            #expect(http.statusCode == 404)
+            #expect(body.message == "no such page")
+        }
+        server.stop()
+    }
+
+    @Test func aThrowingTransformIsAResponseParseErrorWithTheBody() async throws {
+        do {
+            _ = try await URLSession.shared.response(
+                with: UsersEndpoint(parameterComponents: .init(page: 1)).map { _ -> Int in throw TransformFailed() },
+                environment: server.baseURL
+            )
+            Issue.record("the transform threw; the request must fail")
+        } catch {
+            guard case .responseParseError(_, let data, _) = error else {
+                Issue.record("expected .responseParseError, got \(error)")
+                return
+            }
+            #expect(String(decoding: data, as: UTF8.self).contains("Grace"))
+        }
+        server.stop()
+    }
+
+    @Test func mapsCompose() async throws {
+        let first = try await URLSession.shared.response(
+            with: UsersEndpoint(parameterComponents: .init(page: 1)).map(\.first).map { $0?.name.uppercased() },
+            environment: server.baseURL
+        )
+        #expect(first == "ADA")
+        server.stop()
+    }
+
+    @Test func mappedRequestIsTheBaseRequest() throws {
+        let base = UsersEndpoint(parameterComponents: .init(page: 3))
+        let mapped = base.map(\.count)
+        #expect(try mapped.urlRequest(environment: server.baseURL) == base.urlRequest(environment: server.baseURL))
+        server.stop()
+    }
+
+    @Test func leadingDotFactoriesWorkAtTheCallSite() async throws {
+        let person = try await URLSession.shared.response(
+            with: .estimatedAge(forName: "Zaid"), environment: server.baseURL)
+        #expect(person.name == "Zaid")
+        #expect(person.age == 34)
+        server.stop()
+    }
+}
