@@ -28,6 +28,9 @@ import Foundation
 /// Order: the server's ``ServerDefinition/middleware`` (or the endpoint's
 /// ``Endpoint/middleware``), then middleware given per request; the first in the list is the
 /// outermost. When authentication renews credentials and resends, the whole chain runs again.
+///
+/// Built in: ``LoggingMiddleware`` (with ``Redaction``), ``RetryMiddleware`` and
+/// ``ChaosMiddleware``; see <doc:Middleware> for how they fit together and a custom example.
 public protocol Middleware: Sendable {
     /// Handles `request`, usually by calling `next`.
     func intercept(
