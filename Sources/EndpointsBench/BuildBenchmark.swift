@@ -56,7 +56,8 @@ enum BuildBenchmark {
     )
 
     /// RFC 3986 unreserved characters only: what a careful hand-written client allows.
-    static let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    static let allowed = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     static func handWrittenGet(_ endpoint: BenchGet) -> URLRequest {
         var components = URLComponents(url: URL(string: "https://api.example.com/v1")!, resolvingAgainstBaseURL: false)!
@@ -92,8 +93,12 @@ enum BuildBenchmark {
         let ours = try! get.urlRequest()
         let theirs = handWrittenGet(get)
         precondition(ours.url == theirs.url, "GET URLs differ: \(ours.url!) vs \(theirs.url!)")
-        compare(name: "GET  2 path + 3 query + 2 headers", count: count, library: { _ = try! get.urlRequest() }, handWritten: { _ = handWrittenGet(get) })
-        compare(name: "POST JSON body", count: count, library: { _ = try! post.urlRequest() }, handWritten: { _ = handWrittenPost(post) })
+        compare(
+            name: "GET  2 path + 3 query + 2 headers", count: count, library: { _ = try! get.urlRequest() },
+            handWritten: { _ = handWrittenGet(get) })
+        compare(
+            name: "POST JSON body", count: count, library: { _ = try! post.urlRequest() },
+            handWritten: { _ = handWrittenPost(post) })
     }
 
     static func compare(name: String, count: Int, library: () -> Void, handWritten: () -> Void) {

@@ -102,14 +102,17 @@ defer {
 
 print("Endpoints demo — servers on \(production.baseURL) (production) and \(staging.baseURL) (staging)\n")
 
-let user = try await URLSession.shared.response(with: GetUser(pathComponents: .init(id: 42)), environment: production.baseURL)
+let user = try await URLSession.shared.response(
+    with: GetUser(pathComponents: .init(id: 42)), environment: production.baseURL)
 print("1. GET users/42 → typed response: \(user)")
 
-let created = try await URLSession.shared.response(with: CreateUser(body: .init(name: "Ada")), environment: production.baseURL)
+let created = try await URLSession.shared.response(
+    with: CreateUser(body: .init(name: "Ada")), environment: production.baseURL)
 print("2. POST users {\"name\":\"Ada\"} → typed response: \(created)")
 
 do {
-    _ = try await URLSession.shared.response(with: GetUser(pathComponents: .init(id: 0)), environment: production.baseURL)
+    _ = try await URLSession.shared.response(
+        with: GetUser(pathComponents: .init(id: 0)), environment: production.baseURL)
     print("3. GET users/0 → unexpectedly succeeded")
 } catch {
     switch error {
@@ -120,12 +123,16 @@ do {
     }
 }
 
-let fromStaging = try await URLSession.shared.response(with: GetUser(pathComponents: .init(id: 42)), environment: staging.baseURL)
+let fromStaging = try await URLSession.shared.response(
+    with: GetUser(pathComponents: .init(id: 42)), environment: staging.baseURL)
 print("4. Same endpoint, per-request environment (staging) → \(fromStaging)")
 
 let term = "swift & linux = fun/100%?"
-let echoed = try await URLSession.shared.response(with: Search(parameterComponents: .init(term: term)), environment: production.baseURL)
-print("5. GET search?q=\(term) → the server read back \"\(echoed.query)\" (\(echoed.query == term ? "unchanged" : "CHANGED"))")
+let echoed = try await URLSession.shared.response(
+    with: Search(parameterComponents: .init(term: term)), environment: production.baseURL)
+print(
+    "5. GET search?q=\(term) → the server read back \"\(echoed.query)\" (\(echoed.query == term ? "unchanged" : "CHANGED"))"
+)
 
 let escaped = try GetFile(pathComponents: .init(name: "../etc/passwd")).urlRequest(environment: production.baseURL)
 print("6. A path value is one segment: \"../etc/passwd\" → \(escaped.url!.absoluteString)")

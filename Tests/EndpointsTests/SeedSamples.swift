@@ -62,7 +62,8 @@ struct VoidEndpoint: Endpoint {
     }
 
     @Test func dataAndVoidResponsesDecode() throws {
-        let response = HTTPURLResponse(url: URL(string: "https://a.b")!, statusCode: 200, httpVersion: nil, headerFields: nil)!
+        let url = URL(string: "https://a.b")!
+        let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil)!
         let data = Data("xyz".utf8)
         #expect(try RawEndpoint().decodeResponse(data, response: response) == data)
         try VoidEndpoint().decodeResponse(data, response: response)

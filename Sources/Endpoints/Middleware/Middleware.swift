@@ -53,7 +53,8 @@ public struct RequestContext: Sendable {
     /// Creates a context.
     public init(endpointName: String, credentialHeaders: Set<String> = [], authenticationAttempt: Int = 1) {
         self.endpointName = endpointName
-        self.credentialHeaders = RequestContext.standardCredentialHeaders.union(credentialHeaders.map { $0.lowercased() })
+        self.credentialHeaders = RequestContext.standardCredentialHeaders.union(
+            credentialHeaders.map { $0.lowercased() })
         self.authenticationAttempt = authenticationAttempt
     }
 
