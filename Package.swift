@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "Endpoints", targets: ["Endpoints"]),
         .library(name: "EndpointsMocking", targets: ["EndpointsMocking"]),
+        .library(name: "EndpointsMockingTesting", targets: ["EndpointsMockingTesting"]),
         .library(name: "EndpointsTestServer", targets: ["EndpointsTestServer"]),
         .executable(name: "endpoints-demo", targets: ["EndpointsDemo"]),
         .executable(name: "endpoints-bench", targets: ["EndpointsBench"]),
@@ -19,6 +20,8 @@ let package = Package(
     targets: [
         .target(name: "Endpoints", swiftSettings: upcoming),
         .target(name: "EndpointsMocking", dependencies: ["Endpoints"], swiftSettings: upcoming),
+        // The Swift Testing trait, apart so that EndpointsMocking never links Testing.
+        .target(name: "EndpointsMockingTesting", dependencies: ["EndpointsMocking"], swiftSettings: upcoming),
         .target(name: "EndpointsTestServer", swiftSettings: upcoming),
         .executableTarget(
             name: "EndpointsDemo",
@@ -42,7 +45,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndpointsMockingTests",
-            dependencies: ["Endpoints", "EndpointsMocking", "EndpointsTestServer"],
+            dependencies: ["Endpoints", "EndpointsMocking", "EndpointsMockingTesting", "EndpointsTestServer"],
             swiftSettings: upcoming
         ),
     ],
