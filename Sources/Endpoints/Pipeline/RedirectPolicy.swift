@@ -69,6 +69,7 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
         var current: URLRequest
         var exceeded = false
         var resend: URLRequest?
+        var refusedChallenge: HTTPURLResponse?
     }
 
     private let policy: RedirectPolicy
@@ -89,6 +90,31 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
         state.withLock { state in
             defer { state.resend = nil }
             return state.resend
+        }
+    }
+
+    /// The 401 (or 407) whose authentication challenge was refused, if any. corelibs then ends the
+    /// task as cancelled, without the body; the caller reports this response instead.
+    var refusedChallenge: HTTPURLResponse? { state.withLock { $0.refusedChallenge } }
+
+    /// Refuses HTTP authentication challenges, so that a 401 reaches the pipeline exactly once:
+    /// URLSession would otherwise resend the request with a credential from its credential storage
+    /// (and corelibs, with none stored, never completes the task). Server trust and client
+    /// certificate challenges keep the default handling.
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        switch challenge.protectionSpace.authenticationMethod {
+        case NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest,
+            NSURLAuthenticationMethodNTLM, NSURLAuthenticationMethodNegotiate:
+            let response = (challenge.failureResponse ?? task.response) as? HTTPURLResponse
+            state.withLock { $0.refusedChallenge = response }
+            completionHandler(.rejectProtectionSpace, nil)
+        default:
+            completionHandler(.performDefaultHandling, nil)
         }
     }
 

@@ -161,6 +161,8 @@ final class DataTaskCall: Sendable {
         }
         if let error {
             if cancelled { return .failure(CancellationError()) }
+            // A refused challenge on Linux: the response, whose body corelibs does not hand over.
+            if let response = redirects.refusedChallenge { return .success((data ?? Data(), response)) }
             return .failure(error)
         }
         guard let response = response as? HTTPURLResponse else {

@@ -1,0 +1,117 @@
+import Endpoints
+import EndpointsTestServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Cancellation and timeouts end a request promptly, with the typed error.
+///
+/// The time bounds here are generous upper limits on "promptly", not measurements.
+@Suite struct PipelineCancellationTests {
+    @Test func cancellingTheTaskCancelsTheRequestPromptly() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let request = Task { await send(DelayEndpoint(milliseconds: 5000), to: server) }
+        try await waitForRequests(1, on: server)
+        let clock = ContinuousClock()
+        let cancelledAt = clock.now
+        request.cancel()
+        let result = await request.value
+        let elapsed = clock.now - cancelledAt
+        let error = try #require(result.failure())
+        #expect(error.isCancelled, "got \(error)")
+        #expect(elapsed < .seconds(2), "cancellation took \(elapsed)")
+    }
+
+    @Test func aTaskCancelledBeforeSendingSendsNothing() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let request = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await send(EchoEndpoint(), to: server)
+        }
+        let error = try #require(await request.value.failure())
+        #expect(error.isCancelled, "got \(error)")
+        #expect(server.requestCount == 0)
+    }
+
+    /// Through the default transport most of these wait in the per-host queue; this cancels them there.
+    @Test func twoHundredConcurrentCancelsThroughTheDefaultTransport() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let outcomes = try await cancelMany(200, on: server, transport: nil)
+        #expect(outcomes.count == 200)
+        #expect(outcomes.allSatisfy { $0.isCancelled })
+    }
+
+    /// With no per-host limit every one of these is a live data task when it is cancelled.
+    @Test func twoHundredConcurrentCancelsOfLiveDataTasks() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let unlimited = URLSessionTransport(session: .shared, maximumRequestsPerHost: nil)
+        let outcomes = try await cancelMany(200, on: server, transport: unlimited)
+        #expect(outcomes.count == 200)
+        #expect(outcomes.allSatisfy { $0.isCancelled })
+    }
+
+    /// Starts `count` slow requests, waits until some reached the server, cancels them all.
+    private func cancelMany(
+        _ count: Int,
+        on server: TestServer,
+        transport: (any HTTPTransport)?
+    ) async throws -> [EndpointTaskError<APIError>] {
+        let group = Task {
+            await PipelineOverrides.$current.withValue(PipelineOverrides(transport: transport)) {
+                await withTaskGroup(of: Result<Echo, EndpointTaskError<APIError>>.self) { group in
+                    for _ in 0..<count {
+                        group.addTask { await send(DelayEndpoint(milliseconds: 5000), to: server) }
+                    }
+                    var errors: [EndpointTaskError<APIError>] = []
+                    for await result in group {
+                        if case .failure(let error) = result { errors.append(error) }
+                    }
+                    return errors
+                }
+            }
+        }
+        try await waitForRequests(min(count, 4), on: server)
+        group.cancel()
+        return await group.value
+    }
+
+    @Test func fractionalTimeoutFailsPromptlyAsTimedOut() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = await send(
+            DelayEndpoint(milliseconds: 1000), to: server, middleware: [TimeoutMiddleware(seconds: 0.5)])
+        let elapsed = clock.now - started
+        let error = try #require(result.failure())
+        #expect(error.urlErrorCode == .timedOut, "got \(error)")
+        #expect(elapsed < .milliseconds(950), "a 0.5 s timeout took \(elapsed)")
+    }
+
+    @Test func wholeSecondTimeoutIsLeftToURLSession() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let result = await send(
+            DelayEndpoint(milliseconds: 3000), to: server, middleware: [TimeoutMiddleware(seconds: 1)])
+        let error = try #require(result.failure())
+        #expect(error.urlErrorCode == .timedOut, "got \(error)")
+    }
+
+    @Test func aTimeoutLongerThanTheResponseDoesNotFire() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let echo = try await send(
+            DelayEndpoint(milliseconds: 50),
+            to: server,
+            middleware: [TimeoutMiddleware(seconds: 2.5)]
+        ).get()
+        #expect(echo.path == "/delay/50")
+    }
+}
