@@ -58,37 +58,41 @@ enum HostLimiter {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let runNow = table.withLock { table -> Bool in
-                    if Task.isCancelled { return false }
+                // Decided under the lock, so that exactly one party resumes the continuation: here
+                // (admitted, or already cancelled), or `release` / `onCancel` once it is queued.
+                let admission = table.withLock { table -> Admission in
+                    if Task.isCancelled { return .cancelled }
                     if table.slots[key, default: Slot()].inFlight < limit {
                         table.slots[key, default: Slot()].inFlight += 1
-                        return true
+                        return .admitted
                     }
                     table.slots[key, default: Slot()].waiters.append(Waiter(id: id, continuation: continuation))
-                    return false
+                    return .queued
                 }
-                if runNow {
-                    continuation.resume()
-                } else if Task.isCancelled {
-                    cancelWaiter(id, key: key, fallback: continuation)
+                switch admission {
+                case .admitted: continuation.resume()
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .queued: break
                 }
             }
         } onCancel: {
-            cancelWaiter(id, key: key, fallback: nil)
+            cancelWaiter(id, key: key)
         }
         return Permit(key: key)
     }
 
-    private static func cancelWaiter(_ id: UInt64, key: Key, fallback: CheckedContinuation<Void, any Error>?) {
+    private enum Admission {
+        case admitted, queued, cancelled
+    }
+
+    /// Removes a queued waiter and fails it; does nothing when it was admitted meanwhile or never
+    /// queued (the task was cancelled first, and the waiter failed itself).
+    private static func cancelWaiter(_ id: UInt64, key: Key) {
         let removed = table.withLock { table -> CheckedContinuation<Void, any Error>? in
             guard let index = table.slots[key]?.waiters.firstIndex(where: { $0.id == id }) else { return nil }
             return table.slots[key]?.waiters.remove(at: index).continuation
         }
-        if let removed {
-            removed.resume(throwing: CancellationError())
-        } else if let fallback {
-            fallback.resume(throwing: CancellationError())
-        }
+        removed?.resume(throwing: CancellationError())
     }
 
     private static func release(_ key: Key) {
