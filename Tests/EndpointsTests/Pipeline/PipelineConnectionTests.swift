@@ -109,7 +109,8 @@ import Testing
         defer { server.stop() }
         let limited = PipelineOverrides(transport: URLSessionTransport(session: .shared, maximumRequestsPerHost: 1))
         let errors = try await PipelineOverrides.$current.withValue(limited) {
-            let blocker = Task { await send(DelayEndpoint(milliseconds: 2000), to: server) }
+            // Holds the only slot for the whole test; cancelled when the rounds are done.
+            let blocker = Task { await send(DelayEndpoint(milliseconds: 60_000), to: server) }
             defer { blocker.cancel() }
             try await waitForRequests(1, on: server)
             var errors: [EndpointTaskError<APIError>] = []
