@@ -43,6 +43,37 @@ public enum EndpointTaskError<ErrorResponseType: Sendable>: Error, CustomStringC
     /// A middleware or custom transport threw an error of its own.
     case middlewareError(any Error)
 
+    /// The typed error for a failure thrown by a transport, a middleware or test support, mapped
+    /// the way the pipeline maps it.
+    ///
+    /// An `EndpointTaskError` of this type is kept as it is; `CancellationError` and
+    /// `URLError.cancelled` become ``cancelled``; `URLError.notConnectedToInternet` becomes
+    /// ``internetConnectionOffline``; any other `URLError` becomes ``urlLoadError(_:)``; an
+    /// ``AuthenticationError`` becomes ``authenticationError(_:)``; anything else
+    /// ``middlewareError(_:)``.
+    ///
+    /// ```swift
+    /// let error = MyEndpoint.TaskError(URLError(.timedOut))   // .urlLoadError(URLError(.timedOut))
+    /// ```
+    public init(_ error: any Error) {
+        switch error {
+        case let error as EndpointTaskError:
+            self = error
+        case is CancellationError:
+            self = .cancelled
+        case let error as URLError:
+            switch error.code {
+            case .cancelled: self = .cancelled
+            case .notConnectedToInternet: self = .internetConnectionOffline
+            default: self = .urlLoadError(error)
+            }
+        case let error as AuthenticationError:
+            self = .authenticationError(error)
+        default:
+            self = .middlewareError(error)
+        }
+    }
+
     /// The HTTP response, when the server answered.
     public var httpResponse: HTTPURLResponse? {
         switch self {

@@ -79,27 +79,8 @@ public struct MockAction<T: Endpoint>: Sendable {
             do {
                 return .success(try await body(endpoint))
             } catch {
-                return .failure(taskError(from: error))
+                return .failure(T.TaskError(error))
             }
-        }
-    }
-
-    static func taskError(from error: any Error) -> T.TaskError {
-        switch error {
-        case let error as T.TaskError:
-            return error
-        case is CancellationError:
-            return .cancelled
-        case let error as URLError:
-            switch error.code {
-            case .cancelled: return .cancelled
-            case .notConnectedToInternet: return .internetConnectionOffline
-            default: return .urlLoadError(error)
-            }
-        case let error as AuthenticationError:
-            return .authenticationError(error)
-        default:
-            return .middlewareError(error)
         }
     }
 
