@@ -38,6 +38,14 @@ public protocol AuthenticationMethod: Sendable {
     /// The names of the headers this method sets. They are removed when a redirect leaves the
     /// request's origin, and redacted by logging.
     var credentialHeaderNames: [String] { get }
+
+    /// `request` with the current credentials, when they changed since it was authenticated and
+    /// can be applied without waiting; `nil` otherwise (the default).
+    ///
+    /// The transport calls it just before a request goes on the wire, after any time it spent
+    /// queued or in middleware. A request authenticated before a token refresh then carries the new
+    /// token instead of being rejected once more. It must not wait for anything.
+    func updatedCredentials(for request: URLRequest) -> URLRequest?
 }
 
 extension AuthenticationMethod {
@@ -49,6 +57,9 @@ extension AuthenticationMethod {
 
     /// `Authorization`.
     public var credentialHeaderNames: [String] { ["Authorization"] }
+
+    /// Never: static credentials do not change.
+    public func updatedCredentials(for request: URLRequest) -> URLRequest? { nil }
 }
 
 /// Sends requests unchanged: the method of servers and endpoints that declare no authentication.

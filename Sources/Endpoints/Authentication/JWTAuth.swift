@@ -158,6 +158,18 @@ public final class JWTAuth: AuthenticationMethod, CustomStringConvertible {
     /// `Authorization`.
     public var credentialHeaderNames: [String] { ["Authorization"] }
 
+    /// `request` with the current access token when a refresh replaced the one it carries; `nil`
+    /// while a refresh is in flight (the new tokens are not handed out before `onTokensUpdated`
+    /// has seen them) or when nothing changed.
+    public func updatedCredentials(for request: URLRequest) -> URLRequest? {
+        guard let sent = Self.bearerToken(of: request) else { return nil }
+        let current = state.withLock { $0.refresh == nil ? $0.tokens?.accessToken : nil }
+        guard let current, current != sent else { return nil }
+        var request = request
+        request.setValue("Bearer \(current)", forHTTPHeaderField: "Authorization")
+        return request
+    }
+
     /// The configuration and whether tokens are set; never the tokens.
     public var description: String {
         let (hasTokens, refreshing) = state.withLock { ($0.tokens != nil, $0.refresh != nil) }

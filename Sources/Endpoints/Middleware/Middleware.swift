@@ -49,13 +49,33 @@ public struct RequestContext: Sendable {
     public let credentialHeaders: Set<String>
     /// 1 for the first send, 2 when authentication renewed credentials and resent.
     public let authenticationAttempt: Int
+    private let credentialUpdate: (@Sendable (URLRequest) -> URLRequest?)?
 
     /// Creates a context.
-    public init(endpointName: String, credentialHeaders: Set<String> = [], authenticationAttempt: Int = 1) {
+    /// - Parameters:
+    ///   - endpointName: The endpoint type's name.
+    ///   - credentialHeaders: Headers that carry credentials, besides the standard ones.
+    ///   - authenticationAttempt: 1, or 2 for the resend after credentials were renewed.
+    ///   - credentialUpdate: Re-applies credentials that changed since the request was
+    ///     authenticated (see ``AuthenticationMethod/updatedCredentials(for:)``).
+    public init(
+        endpointName: String,
+        credentialHeaders: Set<String> = [],
+        authenticationAttempt: Int = 1,
+        credentialUpdate: (@Sendable (URLRequest) -> URLRequest?)? = nil
+    ) {
         self.endpointName = endpointName
         self.credentialHeaders = RequestContext.standardCredentialHeaders.union(
             credentialHeaders.map { $0.lowercased() })
         self.authenticationAttempt = authenticationAttempt
+        self.credentialUpdate = credentialUpdate
+    }
+
+    /// `request` with its credentials brought up to date when they changed since it was
+    /// authenticated (after a token refresh), or `request` itself. Transports call it right before
+    /// sending, so a request that waited in a queue does not go out with a replaced token.
+    public func withCurrentCredentials(_ request: URLRequest) -> URLRequest {
+        credentialUpdate?(request) ?? request
     }
 
     /// `authorization`, `proxy-authorization`, `cookie`.

@@ -42,6 +42,8 @@ enum HostLimiter {
 
     static func acquire(for request: URLRequest, session: URLSession, limit: Int?) async throws -> Permit? {
         guard let limit, limit > 0, let url = request.url, let origin = RedirectPolicy.Origin(url) else { return nil }
+        // A token refresh goes first: every queued request of a refreshing method waits for it.
+        guard RefreshScope.active.isEmpty else { return nil }
         let key = Key(session: ObjectIdentifier(session), origin: origin)
         let admitted = table.withLock { table -> Bool in
             if table.slots[key, default: Slot()].inFlight < limit {

@@ -31,6 +31,7 @@ struct Pipeline<T: Endpoint> {
         let transport = overrides.transport ?? self.transport
         SharedInstanceCheck.assertShared(T.self)
         let credentialHeaders = Set(auth.credentialHeaderNames.map { $0.lowercased() })
+        let credentialUpdate = Self.credentialUpdate(for: auth)
         var attempt = 1
         while true {
             let authenticated: URLRequest
@@ -42,7 +43,8 @@ struct Pipeline<T: Endpoint> {
             let context = RequestContext(
                 endpointName: String(describing: T.self),
                 credentialHeaders: credentialHeaders,
-                authenticationAttempt: attempt
+                authenticationAttempt: attempt,
+                credentialUpdate: credentialUpdate
             )
             let (data, response) = try await exchange(authenticated, context: context, transport: transport)
             if attempt == 1, auth.shouldReauthenticate(for: authenticated, response: response) {
@@ -56,6 +58,12 @@ struct Pipeline<T: Endpoint> {
             }
             return try Self.decode(data, response: response, for: endpoint)
         }
+    }
+
+    /// Re-applies credentials that changed while a request waited, for methods that can change.
+    private static func credentialUpdate(for auth: T.Auth) -> (@Sendable (URLRequest) -> URLRequest?)? {
+        if T.Auth.self == NoAuth.self { return nil }
+        return { request in auth.updatedCredentials(for: request) }
     }
 
     /// Runs the middleware chain and the transport, mapping failures to the typed error.
@@ -74,26 +82,7 @@ struct Pipeline<T: Endpoint> {
         do {
             return try await next(request)
         } catch {
-            throw Self.map(error)
-        }
-    }
-
-    static func map(_ error: any Error) -> T.TaskError {
-        switch error {
-        case let error as T.TaskError:
-            return error
-        case is CancellationError:
-            return .cancelled
-        case let error as URLError:
-            switch error.code {
-            case .cancelled: return .cancelled
-            case .notConnectedToInternet: return .internetConnectionOffline
-            default: return .urlLoadError(error)
-            }
-        case let error as AuthenticationError:
-            return .authenticationError(error)
-        default:
-            return .middlewareError(error)
+            throw T.TaskError(error)
         }
     }
 

@@ -59,38 +59,19 @@ extension URLSession {
                 }
             }
         }
-        let redirects = RedirectGuard(original: request, credentialHeaders: RequestContext.standardCredentialHeaders)
-        let task = dataTask(with: request) { data, response, error in
-            if error == nil, let next = redirects.takeResend() {
-                // A 307/308 with a body on Linux: send that hop as a call of its own.
-                DataTaskCall(request: next, redirects: redirects).start(on: self) { outcome in
-                    switch outcome {
-                    case .success(let (data, response)):
-                        do throws(T.TaskError) {
-                            completion(.success(try Pipeline<T>.decode(data, response: response, for: endpoint)))
-                        } catch {
-                            completion(.failure(error))
-                        }
-                    case .failure(let error):
-                        completion(.failure(Pipeline<T>.map(error)))
-                    }
-                }
-            } else if redirects.exceededHops {
-                completion(.failure(.urlLoadError(URLError(.httpTooManyRedirects))))
-            } else if let error {
-                completion(.failure(Pipeline<T>.map(error)))
-            } else if let response = response as? HTTPURLResponse {
+        let call = DataTaskCall(request: request, credentialHeaders: RequestContext.standardCredentialHeaders)
+        return call.makeTask(on: self) { outcome in
+            switch outcome {
+            case .success(let (data, response)):
                 do throws(T.TaskError) {
-                    completion(.success(try Pipeline<T>.decode(data ?? Data(), response: response, for: endpoint)))
+                    completion(.success(try Pipeline<T>.decode(data, response: response, for: endpoint)))
                 } catch {
                     completion(.failure(error))
                 }
-            } else {
-                completion(.failure(.urlLoadError(URLError(.badServerResponse))))
+            case .failure(let error):
+                completion(.failure(T.TaskError(error)))
             }
         }
-        task.delegate = redirects
-        return task
     }
 
     /// A task that does no network work: resuming it fails at once with an unsupported URL, and

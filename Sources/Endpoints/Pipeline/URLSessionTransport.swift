@@ -12,9 +12,13 @@ import Foundation
 /// - A fractional `timeoutInterval` such as 0.5 s is honoured on Linux, where URLSession truncates
 ///   it to whole seconds: the library enforces it as a deadline for the request.
 /// - No hidden retries: a 401 comes back once, with no credential-storage replay.
-/// - At most ``maximumRequestsPerHost`` requests per host are in flight on Linux; the rest wait
-///   (cancellable while waiting). There, URLSession reuses its connections only while at most four
-///   requests to a host are in flight and opens a new TCP connection for nearly every request beyond.
+/// - At most ``maximumRequestsPerHost`` requests per host are in flight; the rest wait in order
+///   (cancellable while waiting). On Linux, URLSession reuses its connections only while at most
+///   four requests to a host are in flight and opens a new TCP connection for nearly every request
+///   beyond, so the default there is 4 (see ``defaultMaximumRequestsPerHost(for:)``). A token
+///   refresh never waits in this queue: the requests ahead of it would all wait for it.
+/// - A request that waited is sent with the current credentials of its authentication method, so
+///   a request queued behind a token refresh carries the new token.
 ///
 /// ```swift
 /// let transport = URLSessionTransport(session: .shared)
@@ -27,17 +31,38 @@ public struct URLSessionTransport: HTTPTransport {
     /// session; `nil` sends everything at once.
     public let maximumRequestsPerHost: Int?
 
-    /// The default for ``maximumRequestsPerHost``: 4 on Linux, unlimited elsewhere.
-    public static var defaultMaximumRequestsPerHost: Int? {
+    /// The per-host limit for `session`, configured per session with
+    /// `URLSessionConfiguration.httpMaximumConnectionsPerHost`.
+    ///
+    /// On Linux the configured value is used as it is, except the configuration's default of 6,
+    /// which is lowered to 4: above 4 requests in flight, Linux's URLSession stops reusing its
+    /// connections. On Apple platforms URLSession queues requests per host itself, so there is no
+    /// limit (`nil`).
+    ///
+    /// ```swift
+    /// let configuration = URLSessionConfiguration.default
+    /// configuration.httpMaximumConnectionsPerHost = 8   // 8 in flight per host on this session
+    /// let session = URLSession(configuration: configuration)
+    /// ```
+    public static func defaultMaximumRequestsPerHost(for session: URLSession) -> Int? {
         #if canImport(FoundationNetworking)
-            4
+            let configured = session.configuration.httpMaximumConnectionsPerHost
+            guard configured > 0 else { return nil }
+            return configured == 6 ? 4 : configured
         #else
-            nil
+            return nil
         #endif
     }
 
-    /// Creates a transport over `session`.
-    public init(session: URLSession, maximumRequestsPerHost: Int? = URLSessionTransport.defaultMaximumRequestsPerHost) {
+    /// Creates a transport over `session`, limited per host as the session is configured
+    /// (see ``defaultMaximumRequestsPerHost(for:)``).
+    public init(session: URLSession) {
+        self.init(session: session, maximumRequestsPerHost: Self.defaultMaximumRequestsPerHost(for: session))
+    }
+
+    /// Creates a transport over `session` with at most `maximumRequestsPerHost` requests in flight
+    /// per host; `nil` for no limit.
+    public init(session: URLSession, maximumRequestsPerHost: Int?) {
         self.session = session
         self.maximumRequestsPerHost = maximumRequestsPerHost
     }
@@ -46,6 +71,7 @@ public struct URLSessionTransport: HTTPTransport {
     public func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
         let permit = try await HostLimiter.acquire(for: request, session: session, limit: maximumRequestsPerHost)
         defer { permit?.release() }
+        let request = context.withCurrentCredentials(request)
         let call = DataTaskCall(request: request, credentialHeaders: context.credentialHeaders)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -117,6 +143,26 @@ final class DataTaskCall: Sendable {
 
     private func send(_ request: URLRequest, on session: URLSession, completion: @escaping @Sendable (Outcome) -> Void)
     {
+        let task = makeTask(request, on: session, completion: completion)
+        let stopped = state.withLock { state in
+            state.task = task
+            return state.cancelled || state.timedOut
+        }
+        if stopped { task.cancel() }
+        task.resume()
+    }
+
+    /// The data task for this call's request, not resumed: for APIs that hand the task to the
+    /// caller. Redirects, refused challenges and 307/308 resends are handled as in ``start(on:completion:)``.
+    func makeTask(on session: URLSession, completion: @escaping @Sendable (Outcome) -> Void) -> URLSessionDataTask {
+        makeTask(request, on: session, completion: completion)
+    }
+
+    private func makeTask(
+        _ request: URLRequest,
+        on session: URLSession,
+        completion: @escaping @Sendable (Outcome) -> Void
+    ) -> URLSessionDataTask {
         let task = session.dataTask(with: Self.corelibsTimeout(request)) { [self] data, response, error in
             if error == nil, let next = self.redirects.takeResend() {
                 self.send(next, on: session, completion: completion)
@@ -125,12 +171,7 @@ final class DataTaskCall: Sendable {
             }
         }
         task.delegate = redirects
-        let stopped = state.withLock { state in
-            state.task = task
-            return state.cancelled || state.timedOut
-        }
-        if stopped { task.cancel() }
-        task.resume()
+        return task
     }
 
     func cancel() {

@@ -29,9 +29,17 @@ import Testing
         #expect(server.refreshAttempts == 1)
         #expect(updated.value == 1)
         #expect(tokens.count == count && tokens.allSatisfy { $0 == fresh.accessToken })
+        // Requests that went out with the expired token were rejected and retried once with the new
+        // one; requests still queued when the refresh finished went out with the new token directly.
         let log = server.apiLog
-        #expect(log.filter { $0.token == expired.accessToken }.count == count)
+        let rejected = log.filter { $0.token == expired.accessToken }
+        #expect(!rejected.isEmpty && rejected.allSatisfy { $0.status == 401 })
         #expect(log.filter { $0.token == fresh.accessToken && $0.status == 200 }.count == count)
+        #expect(log.count == count + rejected.count, "a request was sent more than twice")
+        #if canImport(FoundationNetworking)
+            // On Linux requests queue per host; those queued behind the refresh never carry the old token.
+            #expect(rejected.count < count, "queued requests went out with the replaced token")
+        #endif
         #expect(server.with { $0.usedBeforeSaved } == 0, "a retried request went out before onTokensUpdated")
     }
 
@@ -95,5 +103,31 @@ import Testing
             #expect(echo.token == auth.tokens?.accessToken)
         }
         #expect(server.refreshes == 1)
+    }
+}
+
+@Suite struct JWTAuthCredentialUpdateTests {
+    private func request(token: String?) -> URLRequest {
+        var request = URLRequest(url: URL(string: "https://api.example.com/profile")!)
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        return request
+    }
+
+    @Test func aReplacedTokenIsUpdatedAndACurrentOneIsLeftAlone() async throws {
+        let auth = JWTAuth(
+            initialTokens: .init(accessToken: "old", refreshToken: "r1"),
+            refreshHandler: { _ in .init(accessToken: "new", refreshToken: "r2") }
+        )
+        #expect(auth.updatedCredentials(for: request(token: "old")) == nil)
+        await auth.setTokens(.init(accessToken: "new", refreshToken: "r2"))
+        let updated = try #require(auth.updatedCredentials(for: request(token: "old")))
+        #expect(updated.value(forHTTPHeaderField: "Authorization") == "Bearer new")
+        #expect(auth.updatedCredentials(for: request(token: "new")) == nil)
+        #expect(auth.updatedCredentials(for: request(token: nil)) == nil, "a request it did not authenticate")
+    }
+
+    @Test func staticMethodsNeverUpdate() {
+        #expect(HeaderKeyAuth(key: "k").updatedCredentials(for: request(token: "k")) == nil)
+        #expect(NoAuth().updatedCredentials(for: request(token: nil)) == nil)
     }
 }

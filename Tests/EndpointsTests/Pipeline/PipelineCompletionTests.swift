@@ -131,15 +131,7 @@ import Testing
         }
         let error = try #require(await complete(EchoEndpoint("protected"), on: server).failure())
         #expect(server.requestCount == 1)
-        #if canImport(FoundationNetworking)
-            // The completion API's fast path does not yet read `RedirectGuard.refusedChallenge`,
-            // so on Linux the refused challenge surfaces as `.cancelled` instead of the 401.
-            withKnownIssue("endpointTask reports a refused 401 challenge as cancelled on Linux") {
-                #expect(error.statusCode == 401, "got \(error)")
-            }
-        #else
-            #expect(error.statusCode == 401, "got \(error)")
-        #endif
+        #expect(error.statusCode == 401, "got \(error)")
     }
 
     @Test func tooManyRedirectsIsALoadError() async throws {
