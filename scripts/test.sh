@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on a fresh machine: installs httpbin from PyPI into a local virtual
-# environment for the interop suite, starts it on loopback, runs `swift test`, stops it, and checks
-# that calling endpointTask with an authenticated endpoint fails to compile.
+# environment (.venv-httpbin) for the interop suite, starts it on loopback, runs `swift test`,
+# stops it; then checks that calling endpointTask with an authenticated endpoint does not compile,
+# and that every README and DocC sample is compiled by a test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/with-httpbin.sh swift test "$@"
+scripts/httpbin.sh run swift test "$@"
 scripts/check-compile-failure.sh
+python3 scripts/check-readme-samples.py

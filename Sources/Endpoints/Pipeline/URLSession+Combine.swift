@@ -51,6 +51,16 @@
             }
             .eraseToAnyPublisher()
         }
+
+        /// A publisher for `endpoint` with its declared environment and authentication: the same as
+        /// ``endpointPublisher(with:environment:auth:middleware:)`` with every parameter omitted.
+        ///
+        /// A separate overload rather than only default arguments, for the same reason as
+        /// ``response(with:)``: default arguments naming the server's associated types break the
+        /// compiler inside a server's own `static let auth = JWTAuth(...)`.
+        public func endpointPublisher<T: Endpoint>(with endpoint: T) -> AnyPublisher<T.Response, T.TaskError> {
+            endpointPublisher(with: endpoint, environment: T.Server.defaultEnvironment, auth: T.auth, middleware: [])
+        }
     }
 
     /// Carries a `Future`'s promise into the task that fulfils it.
