@@ -25,9 +25,7 @@ enum MiddlewareChainSample {
 
     struct ApiServer: ServerDefinition {
         var baseUrls: [Environments: URL] { [.production: URL(string: "https://api.example.com")!] }
-        static var middleware: [any Middleware] {
-            [RetryMiddleware(), LoggingMiddleware(level: .headers)]
-        }
+        static let middleware: [any Middleware] = [RetryMiddleware(), LoggingMiddleware(level: .headers)]
     }
 
     /// Reports the size of the body it sends, in `X-Upload-Bytes`.

@@ -10,13 +10,12 @@ import Foundation
 /// ```swift
 /// struct ApiServer: ServerDefinition {
 ///     var baseUrls: [Environments: URL] { [.production: URL(string: "https://api.example.com")!] }
-///     static var middleware: [any Middleware] {
-///         #if DEBUG
-///             [ChaosMiddleware(seed: 42, configuration: .init(latencyRate: 0.2, failureRate: 0.05, statusRate: 0.05))]
-///         #else
-///             []
-///         #endif
-///     }
+///     #if DEBUG
+///         // One shared instance: a computed list would restart from the seed on every request.
+///         static let middleware: [any Middleware] = [
+///             ChaosMiddleware(seed: 42, configuration: .init(latencyRate: 0.2, failureRate: 0.05, statusRate: 0.05))
+///         ]
+///     #endif
 /// }
 /// ```
 ///

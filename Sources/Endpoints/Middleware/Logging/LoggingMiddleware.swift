@@ -9,9 +9,7 @@ import Foundation
 /// ```swift
 /// struct ApiServer: ServerDefinition {
 ///     var baseUrls: [Environments: URL] { [.production: URL(string: "https://api.example.com")!] }
-///     static var middleware: [any Middleware] {
-///         [LoggingMiddleware(level: .headers)]
-///     }
+///     static let middleware: [any Middleware] = [LoggingMiddleware(level: .headers)]
 /// }
 /// ```
 ///

@@ -10,9 +10,7 @@ import Foundation
 /// ```swift
 /// struct ApiServer: ServerDefinition {
 ///     var baseUrls: [Environments: URL] { [.production: URL(string: "https://api.example.com")!] }
-///     static var middleware: [any Middleware] {
-///         [RetryMiddleware(maximumAttempts: 4, budget: 20), LoggingMiddleware()]
-///     }
+///     static let middleware: [any Middleware] = [RetryMiddleware(maximumAttempts: 4, budget: 20), LoggingMiddleware()]
 /// }
 /// ```
 ///
