@@ -144,3 +144,42 @@ extension ReadmeServerSample {
         _ = posts
     }
 }
+
+// "Transforming responses and convenience constructors"
+
+private struct UsersEndpoint: Endpoint {
+    typealias Server = ReadmeServerSample.ApiServer
+    struct User: Decodable { let name: String }
+    typealias Response = [User]
+    static let definition: Definition<UsersEndpoint> = Definition(method: .get, path: "users")
+}
+
+private struct AgeEndpoint: Endpoint {
+    typealias Server = ReadmeServerSample.ApiServer
+    struct Response: Decodable { let name: String; let age: Int }
+    struct ParameterComponents { let name: String }
+    static let definition: Definition<AgeEndpoint> = Definition(path: "age", parameters: [.query("name", path: \.name)])
+    let parameterComponents: ParameterComponents
+}
+
+extension Endpoint where Self == AgeEndpoint {
+    fileprivate static func estimatedAge(forName name: String) -> Self {
+        AgeEndpoint(parameterComponents: .init(name: name))
+    }
+}
+
+enum ReadmeMapSample {
+    static func send() async throws {
+        let names = try await URLSession.shared.response(with: UsersEndpoint().map { $0.map(\.name) })
+        let person = try await URLSession.shared.response(with: .estimatedAge(forName: "Zaid"))
+        _ = (names, person)
+    }
+}
+
+@Suite struct ReadmeMapSampleTests {
+    @Test func leadingDotFactoryBuildsTheNamedRequest() throws {
+        let request = try AgeEndpoint.estimatedAge(forName: "Zaid").urlRequest()
+        #expect(request.url?.absoluteString == "https://api.example.com/age?name=Zaid")
+        #expect(try UsersEndpoint().map(\.count).urlRequest() == UsersEndpoint().urlRequest())
+    }
+}
