@@ -65,12 +65,13 @@ import Testing
         server.with { $0.refreshDelayMilliseconds = 300 }
         // Not yet inside the 1 s leeway when A is sent (it has 2 s, ample on a loaded machine);
         // inside it 2.5 s later when B is sent.
-        let expired = server.issueExpired(expiresAt: Date().addingTimeInterval(3))
-        let auth = server.makeAuth(expired, leeway: 1)
+        let scale = TestTiming.scale
+        let expired = server.issueExpired(expiresAt: Date().addingTimeInterval(3 * scale))
+        let auth = server.makeAuth(expired, leeway: 1 * scale)
         // A is answered 401 only once a refresh has started: B's proactive one.
         async let reactive = server.send("hold", auth: auth)
         await server.waitUntil { _ in server.http.requests.contains { $0.rawPath == "/api/hold" } }
-        try await Task.sleep(nanoseconds: 2_500_000_000)
+        try await Task.sleep(nanoseconds: UInt64(2_500_000_000 * scale))
         let proactive = try await server.send(auth: auth)
         let retried = try await reactive
         #expect(server.refreshAttempts == 1)

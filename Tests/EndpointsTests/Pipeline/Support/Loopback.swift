@@ -238,3 +238,15 @@ func waitForRequests(_ count: Int, on server: TestServer) async throws {
     }
     try #require(server.requestCount >= count, "the server never received \(count) request(s)")
 }
+
+/// How much slower than usual the tests run: `ENDPOINTS_TEST_TIME_SCALE`, 1 by default.
+///
+/// `.ci/run` sets it for the ThreadSanitizer pass, which slows everything several times over. The
+/// few tests that bound how *promptly* something happens (a cancellation, a 0.5 s timeout) scale
+/// their bound by it; the plain run keeps the bounds that tell a working timeout from a broken one.
+enum TestTiming {
+    static let scale: Double =
+        ProcessInfo.processInfo.environment["ENDPOINTS_TEST_TIME_SCALE"].flatMap(Double.init) ?? 1
+
+    static func bound(_ duration: Duration) -> Duration { duration * scale }
+}
