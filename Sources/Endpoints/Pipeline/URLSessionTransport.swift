@@ -83,15 +83,20 @@ public struct URLSessionTransport: HTTPTransport {
     }
 }
 
-/// One data task: its redirect guard, its deadline, and the single resumption of its continuation.
+/// One data task: its redirect guard, its deadline, and the single delivery of its outcome.
 ///
 /// On Linux a redirect that keeps a body (307, 308) is sent as a second data task, because
 /// corelibs drops the body of the redirects it follows (see ``RedirectGuard/takeResend()``).
+///
+/// A timeout or a cancellation completes the call at once, without waiting for the data task's
+/// own completion handler: that runs on the session's delegate queue, which is serial and may be
+/// busy delivering other requests' results.
 final class DataTaskCall: Sendable {
     typealias Outcome = Result<(Data, HTTPURLResponse), any Error>
 
     private struct State {
         var task: URLSessionDataTask?
+        var completion: (@Sendable (Outcome) -> Void)?
         var cancelled = false
         var timedOut = false
     }
@@ -131,6 +136,7 @@ final class DataTaskCall: Sendable {
 
     /// Sends the request and calls `completion` exactly once.
     func start(on session: URLSession, completion: @escaping @Sendable (Outcome) -> Void) {
+        state.withLock { $0.completion = completion }
         #if canImport(FoundationNetworking)
             if deadline > 0, deadline.rounded(.down) != deadline {
                 DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { [weak self] in
@@ -138,12 +144,19 @@ final class DataTaskCall: Sendable {
                 }
             }
         #endif
-        send(request, on: session, completion: completion)
+        send(request, on: session)
     }
 
-    private func send(_ request: URLRequest, on session: URLSession, completion: @escaping @Sendable (Outcome) -> Void)
-    {
-        let task = makeTask(request, on: session, completion: completion)
+    /// The data task for this call's request, not resumed, for APIs that hand the task to the
+    /// caller; `completion` is called exactly once. Redirects, refused challenges and 307/308
+    /// resends are handled as in ``start(on:completion:)``.
+    func makeTask(on session: URLSession, completion: @escaping @Sendable (Outcome) -> Void) -> URLSessionDataTask {
+        state.withLock { $0.completion = completion }
+        return makeTask(request, on: session)
+    }
+
+    private func send(_ request: URLRequest, on session: URLSession) {
+        let task = makeTask(request, on: session)
         let stopped = state.withLock { state in
             state.task = task
             return state.cancelled || state.timedOut
@@ -152,26 +165,25 @@ final class DataTaskCall: Sendable {
         task.resume()
     }
 
-    /// The data task for this call's request, not resumed: for APIs that hand the task to the
-    /// caller. Redirects, refused challenges and 307/308 resends are handled as in ``start(on:completion:)``.
-    func makeTask(on session: URLSession, completion: @escaping @Sendable (Outcome) -> Void) -> URLSessionDataTask {
-        makeTask(request, on: session, completion: completion)
-    }
-
-    private func makeTask(
-        _ request: URLRequest,
-        on session: URLSession,
-        completion: @escaping @Sendable (Outcome) -> Void
-    ) -> URLSessionDataTask {
+    private func makeTask(_ request: URLRequest, on session: URLSession) -> URLSessionDataTask {
         let task = session.dataTask(with: Self.corelibsTimeout(request)) { [self] data, response, error in
             if error == nil, let next = self.redirects.takeResend() {
-                self.send(next, on: session, completion: completion)
+                self.send(next, on: session)
             } else {
-                completion(self.outcome(data: data, response: response, error: error))
+                self.finish(self.outcome(data: data, response: response, error: error))
             }
         }
         task.delegate = redirects
         return task
+    }
+
+    /// Delivers `outcome` unless an outcome was delivered already.
+    private func finish(_ outcome: Outcome) {
+        let completion = state.withLock { state -> (@Sendable (Outcome) -> Void)? in
+            defer { state.completion = nil }
+            return state.completion
+        }
+        completion?(outcome)
     }
 
     func cancel() {
@@ -180,15 +192,19 @@ final class DataTaskCall: Sendable {
             return state.task
         }
         task?.cancel()
+        finish(.failure(CancellationError()))
     }
 
     private func expire() {
-        let task = state.withLock { state -> URLSessionDataTask? in
-            guard let task = state.task, task.state == .running else { return nil }
+        let (expired, task) = state.withLock { state -> (Bool, URLSessionDataTask?) in
+            // Nothing to do when the outcome was already delivered or the call was cancelled.
+            guard state.completion != nil, !state.cancelled else { return (false, nil) }
             state.timedOut = true
-            return task
+            return (true, state.task)
         }
+        guard expired else { return }
         task?.cancel()
+        finish(.failure(URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any])))
     }
 
     private func outcome(data: Data?, response: URLResponse?, error: (any Error)?) -> Outcome {

@@ -82,17 +82,33 @@ import Testing
         return await group.value
     }
 
+    /// corelibs truncates 0.5 s to 0 ("no timeout"); rounding it up instead would fire at 1 s. The
+    /// test races a 0.5 s timeout against a 2 s one rather than reading a clock, so a loaded
+    /// machine cannot fail it: the 0.5 s request must fail first, as timed out, well before 2 s.
     @Test func fractionalTimeoutFailsPromptlyAsTimedOut() async throws {
         let server = try TestServer()
         defer { server.stop() }
         let clock = ContinuousClock()
         let started = clock.now
-        let result = await send(
-            DelayEndpoint(milliseconds: 1000), to: server, middleware: [TimeoutMiddleware(seconds: 0.5)])
+        let finished = TestLocked<[Double]>([])
+        let results = await withTaskGroup(of: (Double, Result<Echo, DelayEndpoint.TaskError>).self) { group in
+            for seconds in [0.5, 2.0] {
+                group.addTask {
+                    let result = await send(
+                        DelayEndpoint(milliseconds: 5000), to: server, middleware: [TimeoutMiddleware(seconds: seconds)]
+                    )
+                    finished.withLock { $0.append(seconds) }
+                    return (seconds, result)
+                }
+            }
+            return await group.reduce(into: [Double: Result<Echo, DelayEndpoint.TaskError>]()) { $0[$1.0] = $1.1 }
+        }
         let elapsed = clock.now - started
-        let error = try #require(result.failure())
+        #expect(finished.withLock { $0 } == [0.5, 2.0], "the 0.5 s timeout did not fire first")
+        let error = try #require(results[0.5]?.failure())
         #expect(error.urlErrorCode == .timedOut, "got \(error)")
-        #expect(elapsed < TestTiming.bound(.milliseconds(950)), "a 0.5 s timeout took \(elapsed)")
+        #expect(results[2.0]?.failure()?.urlErrorCode == .timedOut)
+        #expect(elapsed < TestTiming.bound(.seconds(4)), "the 2 s timeout took \(elapsed)")
     }
 
     @Test func wholeSecondTimeoutIsLeftToURLSession() async throws {
