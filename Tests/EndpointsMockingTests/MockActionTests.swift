@@ -75,6 +75,7 @@ import Testing
         }
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Duration, ContinuousClock
     @Test func delayedAnswersAfterTheDelay() async throws {
         let value = try await withMock(
             ValueEndpoint.self,
@@ -85,6 +86,7 @@ import Testing
         #expect(value.value == "late")
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Duration, ContinuousClock
     @Test func cancellingADelayedMockCancelsTheRequest() async throws {
         let clock = ContinuousClock()
         let start = clock.now

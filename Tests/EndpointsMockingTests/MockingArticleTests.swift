@@ -16,6 +16,7 @@ import Testing
         #expect(profile.name == "Zac")
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Duration, ContinuousClock
     @Test func theActionsCompile() {
         let results: [String] = ["a"]
         let feed: [String] = ["b"]

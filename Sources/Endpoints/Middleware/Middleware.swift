@@ -30,7 +30,7 @@ import Foundation
 /// outermost. When authentication renews credentials and resends, the whole chain runs again.
 ///
 /// Built in: ``LoggingMiddleware`` (with ``Redaction``), ``RetryMiddleware`` and
-/// ``ChaosMiddleware``; see <doc:Middleware> for how they fit together and a custom example.
+/// ``ChaosMiddleware``; see <doc:MiddlewareGuide> for how they fit together and a custom example.
 public protocol Middleware: Sendable {
     /// Handles `request`, usually by calling `next`.
     func intercept(

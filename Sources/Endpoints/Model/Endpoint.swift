@@ -45,7 +45,7 @@ public protocol Endpoint: Sendable {
     associatedtype HeaderComponents: Sendable = Void
     /// Encodes ``Body``.
     associatedtype BodyEncoder: EncoderType = JSONEncoder
-    /// Decodes ``Response``.
+    /// Decodes the endpoint's `Response`.
     associatedtype ResponseDecoder: DecoderType = JSONDecoder
     /// Decodes ``ErrorResponse``.
     associatedtype ErrorDecoder: DecoderType = JSONDecoder

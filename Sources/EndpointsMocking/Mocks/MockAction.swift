@@ -15,7 +15,7 @@ import Foundation
 /// ```
 ///
 /// Mocked requests are never built, authenticated or sent, so a mocked error never starts the
-/// refresh/retry of the endpoint's ``AuthenticationMethod``.
+/// refresh/retry of the endpoint's `AuthenticationMethod`.
 public struct MockAction<T: Endpoint>: Sendable {
     let run: @Sendable (T) async -> Result<T.Response, T.TaskError>
 
@@ -72,7 +72,7 @@ public struct MockAction<T: Endpoint>: Sendable {
     ///
     /// A thrown `T.TaskError` reaches the caller as it is. Other errors are mapped the way the
     /// pipeline maps a transport's: `CancellationError` to `.cancelled`, a `URLError` to
-    /// `.urlLoadError` (or `.cancelled`, `.internetConnectionOffline`), an ``AuthenticationError``
+    /// `.urlLoadError` (or `.cancelled`, `.internetConnectionOffline`), an `AuthenticationError`
     /// to `.authenticationError`, anything else to `.middlewareError`.
     public static func generate(_ body: @escaping @Sendable (T) async throws -> T.Response) -> MockAction {
         MockAction { endpoint in

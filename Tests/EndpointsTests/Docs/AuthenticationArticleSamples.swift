@@ -7,7 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-// The JWTAuth and error-handling samples of Endpoints.docc/Authentication.md, as written there
+// The JWTAuth and error-handling samples of Endpoints.docc/AuthenticationGuide.md, as written there
 // and run against a loopback server. Each namespace's `static let auth` is used by one test only,
 // which starts by setting its tokens.
 

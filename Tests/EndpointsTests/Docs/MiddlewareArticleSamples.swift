@@ -7,7 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-// The first samples of Endpoints.docc/Middleware.md (the protocol and declaring the chain), which
+// The first samples of Endpoints.docc/MiddlewareGuide.md (the protocol and declaring the chain), which
 // the README's middleware section repeats, as written there and run against a loopback server.
 
 enum MiddlewareChainSample {

@@ -7,7 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-// "Writing your own: decoding a generic error body" of Endpoints.docc/Middleware.md (and the
+// "Writing your own: decoding a generic error body" of Endpoints.docc/MiddlewareGuide.md (and the
 // README's middleware section), as written there and run against a loopback server.
 
 enum MiddlewareErrorBodySample {

@@ -10,7 +10,7 @@ import Testing
     import os
 #endif
 
-// The logging and cURL samples of Endpoints.docc/Middleware.md, as written there.
+// The logging and cURL samples of Endpoints.docc/MiddlewareGuide.md, as written there.
 
 enum MiddlewareLoggerSample {
     #if canImport(os)

@@ -7,7 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-// The retry and chaos samples of Endpoints.docc/Middleware.md, as written there.
+// The retry and chaos samples of Endpoints.docc/MiddlewareGuide.md, as written there.
 
 enum MiddlewareRetrySample {
     struct ApiServer: ServerDefinition {

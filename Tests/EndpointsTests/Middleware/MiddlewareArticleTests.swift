@@ -7,7 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-// The custom middleware of Endpoints.docc/Middleware.md, as written there: the seed's
+// The custom middleware of Endpoints.docc/MiddlewareGuide.md, as written there: the seed's
 // ErrorInterceptor, decoding a generic error body into a typed error.
 
 struct MyApiError: Error, Decodable, Equatable {

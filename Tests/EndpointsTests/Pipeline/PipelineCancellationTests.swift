@@ -11,6 +11,7 @@ import Testing
 ///
 /// The time bounds here are generous upper limits on "promptly", not measurements.
 @Suite struct PipelineCancellationTests {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Duration, ContinuousClock
     @Test func cancellingTheTaskCancelsTheRequestPromptly() async throws {
         let server = try TestServer()
         defer { server.stop() }
@@ -85,6 +86,7 @@ import Testing
     /// corelibs truncates 0.5 s to 0 ("no timeout"); rounding it up instead would fire at 1 s. The
     /// test races a 0.5 s timeout against a 2 s one rather than reading a clock, so a loaded
     /// machine cannot fail it: the 0.5 s request must fail first, as timed out, well before 2 s.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Duration, ContinuousClock
     @Test func fractionalTimeoutFailsPromptlyAsTimedOut() async throws {
         let server = try TestServer()
         defer { server.stop() }

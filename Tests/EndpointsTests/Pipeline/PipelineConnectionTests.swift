@@ -128,6 +128,7 @@ import Testing
         #expect(server.requestCount == 1)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Duration, ContinuousClock
     @Test func aQueuedRequestIsCancellableWhileQueued() async throws {
         let server = try TestServer()
         defer { server.stop() }
@@ -138,6 +139,7 @@ import Testing
         }
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Duration, ContinuousClock
     private func cancelWhileQueued(on server: TestServer) async throws {
         // Four slow requests fill the per-host limit of four…
         let blockers = Task {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Which header values, body fields and query items logging and ``Foundation/URLRequest/cURLDescription(redaction:credentialHeaders:)``
+/// Which header values, body fields and query items logging and `URLRequest.cURLDescription(redaction:credentialHeaders:)`
 /// hide, and which ones you chose to reveal.
 ///
 /// By default (``standard``) these are replaced with `<redacted>`:
@@ -82,7 +82,9 @@ public struct Redaction: Sendable, Hashable {
     }
 
     /// Whether the value of header `name` is hidden.
-    /// - Parameter credentialHeaders: Further header names to hide, such as ``RequestContext/credentialHeaders``.
+    /// - Parameters:
+    ///   - name: The header name, in any case.
+    ///   - credentialHeaders: Further header names to hide, such as ``RequestContext/credentialHeaders``.
     public func hidesHeader(_ name: String, credentialHeaders: Set<String> = []) -> Bool {
         guard isEnabled, !revealed.contains(Redaction.normalize(name)) else { return false }
         let lower = name.lowercased()

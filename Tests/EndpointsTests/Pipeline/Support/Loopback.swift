@@ -248,5 +248,6 @@ enum TestTiming {
     static let scale: Double =
         ProcessInfo.processInfo.environment["ENDPOINTS_TEST_TIME_SCALE"].flatMap(Double.init) ?? 1
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     static func bound(_ duration: Duration) -> Duration { duration * scale }
 }
