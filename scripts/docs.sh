@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-.build/docs}"
+mkdir -p "$out"
 scratch=.build/docs-build
 # Extraction fails for the synthesized test-discovery module; only the library graphs matter.
 swift package --scratch-path "$scratch" dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
@@ -18,7 +19,7 @@ for module in Endpoints EndpointsMocking; do
     cp "$graphs/$module"@*.symbols.json "$moduleGraphs/" 2>/dev/null || true
     log=$(docc convert "$catalog" --fallback-display-name "$module" --fallback-bundle-identifier "dev.endpoints.$module" \
         --additional-symbol-graph-dir "$moduleGraphs" --output-path "$out/$module.doccarchive" 2>&1) || status=1
-    if echo "$log" | grep -E "warning:|error:" >/dev/null; then
+    if [ $status -ne 0 ] || echo "$log" | grep -E "warning:|error:" >/dev/null; then
         echo "$log"
         status=1
     fi
