@@ -23,7 +23,35 @@ enum HostLimiter {
 
     private struct Slot {
         var inFlight = 0
-        var waiters: [Waiter] = []
+        var waiters = WaitQueue()
+    }
+
+    /// A first-in, first-out queue whose pop is O(1): a burst of a thousand requests queues a
+    /// thousand waiters, and `Array.removeFirst()` would move all of them for every release.
+    private struct WaitQueue {
+        private var items: [Waiter] = []
+        private var head = 0
+
+        mutating func append(_ waiter: Waiter) { items.append(waiter) }
+
+        mutating func popFirst() -> Waiter? {
+            guard head < items.count else { return nil }
+            let waiter = items[head]
+            head += 1
+            if head == items.count {
+                items.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 1024, head * 2 >= items.count {
+                items.removeFirst(head)
+                head = 0
+            }
+            return waiter
+        }
+
+        mutating func remove(id: UInt64) -> Waiter? {
+            guard let index = items[head...].firstIndex(where: { $0.id == id }) else { return nil }
+            return items.remove(at: index)
+        }
     }
 
     private struct Table {
@@ -91,22 +119,21 @@ enum HostLimiter {
     /// queued (the task was cancelled first, and the waiter failed itself).
     private static func cancelWaiter(_ id: UInt64, key: Key) {
         let removed = table.withLock { table -> CheckedContinuation<Void, any Error>? in
-            guard let index = table.slots[key]?.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-            return table.slots[key]?.waiters.remove(at: index).continuation
+            table.slots[key]?.waiters.remove(id: id)?.continuation
         }
         removed?.resume(throwing: CancellationError())
     }
 
     private static func release(_ key: Key) {
+        // Mutated in place through the dictionary, so the queue is never copied.
         let next = table.withLock { table -> CheckedContinuation<Void, any Error>? in
-            guard var slot = table.slots[key] else { return nil }
-            if !slot.waiters.isEmpty {
-                let waiter = slot.waiters.removeFirst()
-                table.slots[key] = slot
-                return waiter.continuation
+            if let waiter = table.slots[key]?.waiters.popFirst() { return waiter.continuation }
+            guard let inFlight = table.slots[key]?.inFlight else { return nil }
+            if inFlight <= 1 {
+                table.slots[key] = nil
+            } else {
+                table.slots[key]?.inFlight -= 1
             }
-            slot.inFlight -= 1
-            table.slots[key] = slot.inFlight == 0 ? nil : slot
             return nil
         }
         next?.resume()
