@@ -103,13 +103,14 @@ func runAuthBurstBenchmark() async throws {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
     }
 
-    print("Auth burst: 1,000 concurrent requests, loopback, median of 5 rounds")
+    let rounds = 15
+    print("Auth burst: 1,000 concurrent requests, loopback, \(rounds) rounds of back-to-back bursts")
     _ = try await burst(JWTAuth(initialTokens: tokens.mint(validAccess: true), refreshHandler: refresh), count: 100)
     var valid: [Double] = []
     var reactive: [Double] = []
     var proactive: [Double] = []
     var roundTrip: [Double] = []
-    for _ in 0..<5 {
+    for _ in 0..<rounds {
         valid.append(try await burst(JWTAuth(initialTokens: tokens.mint(validAccess: true), refreshHandler: refresh)))
         reactive.append(
             try await burst(JWTAuth(initialTokens: tokens.mint(validAccess: false), refreshHandler: refresh)))
@@ -121,10 +122,19 @@ func runAuthBurstBenchmark() async throws {
         roundTrip.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
     }
     func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-    let (v, r, p, rtt) = (median(valid), median(reactive), median(proactive), median(roundTrip))
-    print(String(format: "  valid tokens:                        %8.2f ms", v))
-    print(String(format: "  expired, known expiry (proactive):   %8.2f ms  (+%.2f ms)", p, p - v))
-    print(String(format: "  expired, rejected with 401 (reactive): %6.2f ms  (+%.2f ms)", r, r - v))
-    print(String(format: "  one refresh round trip:              %8.2f ms; target: +%.2f ms", rtt, rtt + 2))
-    print("  proactive burst \(p - v <= rtt + 2 ? "meets" : "misses") the target")
+    // Differences are taken within a round (the bursts ran back to back), then the median: a
+    // burst's wall time drifts by more than the few milliseconds being measured.
+    let reactiveExtra = median(zip(reactive, valid).map { $0 - $1 })
+    let proactiveExtra = median(zip(proactive, valid).map { $0 - $1 })
+    let rtt = median(roundTrip)
+    print(String(format: "  valid tokens:                          %8.2f ms (median)", median(valid)))
+    print(
+        String(
+            format: "  expired, known expiry (proactive):     %+8.2f ms (median per-round difference)", proactiveExtra))
+    print(
+        String(
+            format: "  expired, rejected with 401 (reactive): %+8.2f ms (median per-round difference)", reactiveExtra))
+    print(String(format: "  one refresh round trip:                %8.2f ms; target: at most +%.2f ms", rtt, rtt + 2))
+    print("  proactive burst \(proactiveExtra <= rtt + 2 ? "meets" : "misses") the target")
+    print("  reactive burst \(reactiveExtra <= rtt + 2 ? "meets" : "misses") the target")
 }
