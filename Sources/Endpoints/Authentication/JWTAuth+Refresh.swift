@@ -15,8 +15,11 @@ extension JWTAuth {
     /// (cancelling that request must not cancel the refresh the others wait for), which any
     /// unstructured task gives, and it must keep the starting task's task-local values — mocks and
     /// transports installed with `PipelineOverrides`, and ``RefreshScope`` — which only `Task {}` copies.
+    ///
+    /// High priority: every request waiting on the refresh needs it first, and in a burst of a
+    /// thousand requests a default-priority refresh waited behind the requests' own work.
     func startRefresh(_ refreshID: UInt64, refreshToken: String) {
-        Task { await self.refresh(refreshID, refreshToken: refreshToken) }
+        Task(priority: .high) { await self.refresh(refreshID, refreshToken: refreshToken) }
     }
 
     private func refresh(_ refreshID: UInt64, refreshToken: String) async {
