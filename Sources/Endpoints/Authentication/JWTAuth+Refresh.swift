@@ -42,7 +42,7 @@ extension JWTAuth {
         }
     }
 
-    /// Waits until refresh `refreshID` ends. Returns at once when it already has; a cancelled
+    /// Waits until refresh `refreshID` ends. Returns its outcome at once when it already has; a cancelled
     /// caller stops waiting at once with `.custom(underlying: CancellationError())`, while the
     /// refresh goes on for the others.
     func waitForRefresh(_ refreshID: UInt64) async -> RefreshOutcome {
@@ -52,7 +52,8 @@ extension JWTAuth {
             await withCheckedContinuation { (continuation: CheckedContinuation<RefreshOutcome, Never>) in
                 let outcome = state.withLock { state -> RefreshOutcome? in
                     if Task.isCancelled { return cancelled }
-                    return state.addWaiter(waiterID, to: refreshID, continuation) ? nil : .success(())
+                    if state.addWaiter(waiterID, to: refreshID, continuation) { return nil }
+                    return state.outcome(ofEnded: refreshID)
                 }
                 if let outcome { continuation.resume(returning: outcome) }
             }

@@ -25,6 +25,9 @@ struct JWTState {
     var generation: UInt64 = 0
     var refresh: Refresh?
     var failure: Failure?
+    /// How the most recent refresh ended, for a request that comes to wait for it only after it
+    /// ended (the refresh task can finish before the request that started it starts waiting).
+    private var ended: (id: UInt64, outcome: RefreshOutcome)?
     private var lastID: UInt64 = 0
 
     init(tokens: JWTAuth.TokenPair?) { self.tokens = tokens }
@@ -93,6 +96,13 @@ struct JWTState {
         return true
     }
 
+    /// The outcome of refresh `refreshID`, which is no longer in flight: its recorded outcome, or
+    /// success when it was superseded (the tokens that replaced it are what the caller should use).
+    func outcome(ofEnded refreshID: UInt64) -> RefreshOutcome {
+        guard let ended, ended.id == refreshID else { return .success(()) }
+        return ended.outcome
+    }
+
     mutating func removeWaiter(_ waiterID: UInt64) -> CheckedContinuation<RefreshOutcome, Never>? {
         refresh?.waiters.removeValue(forKey: waiterID)
     }
@@ -111,6 +121,7 @@ struct JWTState {
     mutating func finishRefresh(_ refreshID: UInt64) -> [CheckedContinuation<RefreshOutcome, Never>] {
         guard let refresh, refresh.id == refreshID else { return [] }
         self.refresh = nil
+        ended = (refreshID, .success(()))
         return Array(refresh.waiters.values)
     }
 
@@ -122,6 +133,7 @@ struct JWTState {
         tokens = nil
         generation += 1
         failure = Failure(rejectedAccessToken: refresh.replacing, error: error)
+        ended = (refreshID, .failure(.refreshFailed(underlying: error)))
         return Array(refresh.waiters.values)
     }
 
