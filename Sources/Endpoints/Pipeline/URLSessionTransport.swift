@@ -70,9 +70,9 @@ public struct URLSessionTransport: HTTPTransport {
     /// Sends `request` and returns the body and the HTTP response.
     public func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
         let permit = try await HostLimiter.acquire(for: request, session: session, limit: maximumRequestsPerHost)
-        defer { permit?.release() }
         let request = context.withCurrentCredentials(request)
-        let call = DataTaskCall(request: request, credentialHeaders: context.credentialHeaders)
+        // The call hands the slot on as soon as its outcome is known, not after this task resumes.
+        let call = DataTaskCall(request: request, credentialHeaders: context.credentialHeaders, permit: permit)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 call.start(on: session, continuation: continuation)
@@ -97,6 +97,7 @@ final class DataTaskCall: Sendable {
     private struct State {
         var task: URLSessionDataTask?
         var completion: (@Sendable (Outcome) -> Void)?
+        var permit: HostLimiter.Permit?
         var cancelled = false
         var timedOut = false
     }
@@ -106,8 +107,10 @@ final class DataTaskCall: Sendable {
     private let state = Locked(State())
     private let deadline: TimeInterval
 
-    convenience init(request: URLRequest, credentialHeaders: Set<String>) {
+    /// A call for `request`; `permit`, the request's in-flight slot, is released with the outcome.
+    convenience init(request: URLRequest, credentialHeaders: Set<String>, permit: HostLimiter.Permit? = nil) {
         self.init(request: request, redirects: RedirectGuard(original: request, credentialHeaders: credentialHeaders))
+        state.withLock { $0.permit = permit }
     }
 
     /// A call that sends `request` under an existing redirect guard (the hops so far count).
@@ -179,10 +182,14 @@ final class DataTaskCall: Sendable {
 
     /// Delivers `outcome` unless an outcome was delivered already.
     private func finish(_ outcome: Outcome) {
-        let completion = state.withLock { state -> (@Sendable (Outcome) -> Void)? in
-            defer { state.completion = nil }
-            return state.completion
+        let (completion, permit) = state.withLock { state in
+            defer {
+                state.completion = nil
+                state.permit = nil
+            }
+            return (state.completion, state.permit)
         }
+        permit?.release()
         completion?(outcome)
     }
 
