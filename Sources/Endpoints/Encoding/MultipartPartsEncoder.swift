@@ -34,6 +34,16 @@ enum MultipartPartsEncoder {
                 try value.encode(to: FieldEncoder(sink: self, name: name))
             }
         }
+
+        /// One element of an array property, or a single-value property: only values that make
+        /// one part each are accepted (a nested object has no multipart form).
+        func addElement(_ value: some Encodable, name: String?) throws {
+            guard let name else { throw MultipartFormEncoder.Failure.unsupportedValue(name: "(top level)") }
+            guard value is any ParameterRepresentable || value is Data || value is MultipartForm.File else {
+                throw MultipartFormEncoder.Failure.unsupportedValue(name: name)
+            }
+            try add(value, name: name)
+        }
     }
 
     struct TopEncoder: Encoder {
@@ -112,14 +122,7 @@ enum MultipartPartsEncoder {
 
         func encodeNil() throws {}
 
-        func encode<T: Encodable>(_ value: T) throws {
-            guard let name else { throw MultipartFormEncoder.Failure.unsupportedValue(name: "(top level)") }
-            if value is any ParameterRepresentable || value is Data || value is MultipartForm.File {
-                try sink.add(value, name: name)
-            } else {
-                throw MultipartFormEncoder.Failure.unsupportedValue(name: name)
-            }
-        }
+        func encode<T: Encodable>(_ value: T) throws { try sink.addElement(value, name: name) }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey>
         {
@@ -139,13 +142,6 @@ enum MultipartPartsEncoder {
 
         func encodeNil() throws {}
 
-        func encode<T: Encodable>(_ value: T) throws {
-            guard let name else { throw MultipartFormEncoder.Failure.unsupportedValue(name: "(top level)") }
-            if value is any ParameterRepresentable || value is Data || value is MultipartForm.File {
-                try sink.add(value, name: name)
-            } else {
-                throw MultipartFormEncoder.Failure.unsupportedValue(name: name)
-            }
-        }
+        func encode<T: Encodable>(_ value: T) throws { try sink.addElement(value, name: name) }
     }
 }
