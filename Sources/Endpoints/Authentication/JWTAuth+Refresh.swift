@@ -34,6 +34,8 @@ extension JWTAuth {
             }
             resume(state.withLock { $0.finishRefresh(refreshID) }, with: .success(()))
         } catch {
+            // A reentrant refresh request is reported as itself, not wrapped in that request's errors.
+            let error: any Error = RefreshReentrancyError.found(in: error) ?? error
             guard let waiters = state.withLock({ $0.failRefresh(refreshID, error: error) }) else { return }
             resume(waiters, with: .failure(.refreshFailed(underlying: error)))
             if let onRefreshFailed {

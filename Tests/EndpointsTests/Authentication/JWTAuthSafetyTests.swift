@@ -54,14 +54,11 @@ struct FreshAuthEndpoint: Endpoint {
             _ = try await AuthBase.send(ReentrantProtectedEndpoint(), to: server.http)
             Issue.record("the request succeeded")
         } catch {
-            guard case .authenticationError(.refreshFailed(let underlying)) = error,
-                let inner = underlying as? ReentrantRefreshEndpoint.TaskError,
-                case .authenticationError(.custom(let reentrancy)) = inner
-            else {
+            guard case .authenticationError(.refreshFailed(let underlying)) = error else {
                 Issue.record("unexpected error: \(error)")
                 return
             }
-            #expect(reentrancy is RefreshReentrancyError)
+            #expect(underlying is RefreshReentrancyError, "got \(underlying)")
             #expect(String(describing: error).contains("NoAuth"))
         }
         // Fails fast: the refresh request never left, and nothing hung.
