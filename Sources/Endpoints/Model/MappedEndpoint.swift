@@ -29,15 +29,25 @@ extension Endpoint {
 /// Everything but the response comes from `Base`: definition, server, body, parameters, headers,
 /// coders, authentication and middleware. Mocks are registered for the mapped type itself.
 public struct MappedEndpoint<Base: Endpoint, Response: Sendable>: Endpoint {
+    /// `Base`'s server.
     public typealias Server = Base.Server
+    /// `Base`'s error response.
     public typealias ErrorResponse = Base.ErrorResponse
+    /// `Base`'s body.
     public typealias Body = Base.Body
+    /// `Base`'s path values.
     public typealias PathComponents = Base.PathComponents
+    /// `Base`'s parameter values.
     public typealias ParameterComponents = Base.ParameterComponents
+    /// `Base`'s header values.
     public typealias HeaderComponents = Base.HeaderComponents
+    /// `Base`'s body encoder.
     public typealias BodyEncoder = Base.BodyEncoder
+    /// `Base`'s response decoder.
     public typealias ResponseDecoder = Base.ResponseDecoder
+    /// `Base`'s error decoder.
     public typealias ErrorDecoder = Base.ErrorDecoder
+    /// `Base`'s authentication method.
     public typealias Auth = Base.Auth
 
     /// The endpoint whose request is sent.

@@ -16,8 +16,8 @@ import Foundation
 /// }
 /// ```
 public struct PipelineOverrides: Sendable {
-    /// The overrides of the current task (none by default).
     // A task-local, not global state: each task tree sees only what it installed.
+    /// The overrides of the current task (none by default).
     @TaskLocal public static var current = PipelineOverrides()
 
     /// Answers endpoints before anything is built or authenticated; `nil` answers none.
