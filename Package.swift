@@ -39,6 +39,11 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .testTarget(
+            name: "EndpointsDemoTests",
+            dependencies: ["EndpointsDemo"],
+            swiftSettings: upcoming
+        ),
+        .testTarget(
             name: "EndpointsTestServerTests",
             dependencies: ["EndpointsTestServer"],
             swiftSettings: upcoming
