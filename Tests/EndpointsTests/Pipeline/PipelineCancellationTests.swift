@@ -128,7 +128,7 @@ import Testing
         let echo = try await send(
             DelayEndpoint(milliseconds: 50),
             to: server,
-            middleware: [TimeoutMiddleware(seconds: 2.5)]
+            middleware: [TimeoutMiddleware(seconds: 2.5 * TestTiming.scale)]
         ).get()
         #expect(echo.path == "/delay/50")
     }
