@@ -25,12 +25,30 @@ public struct BasicAuth: AuthenticationMethod, CustomStringConvertible, CustomDe
     public let username: String
     /// The password.
     public let password: String
+    /// The `Authorization` value, or why the credentials cannot be sent: both fixed at `init`.
+    private let field: Result<String, AuthenticationError>
 
     /// Creates the method. Invalid credentials are reported when a request is authenticated, or by
     /// ``validate()``.
     public init(username: String, password: String) {
         self.username = username
         self.password = password
+        self.field = Self.field(username: username, password: password)
+    }
+
+    private static func field(username: String, password: String) -> Result<String, AuthenticationError> {
+        if username.contains(":") {
+            return .failure(.invalidCredentials(reason: "a Basic user name cannot contain ':' (RFC 7617)."))
+        }
+        if CredentialText.containsControl(username) {
+            return .failure(
+                .invalidCredentials(reason: "a Basic user name cannot contain control characters (RFC 7617)."))
+        }
+        if CredentialText.containsControl(password) {
+            return .failure(
+                .invalidCredentials(reason: "a Basic password cannot contain control characters (RFC 7617)."))
+        }
+        return .success("Basic " + Data("\(username):\(password)".utf8).base64EncodedString())
     }
 
     /// Throws ``AuthenticationError/invalidCredentials(reason:)`` when the user name contains `:` or
@@ -41,21 +59,12 @@ public struct BasicAuth: AuthenticationMethod, CustomStringConvertible, CustomDe
     /// try auth.validate()   // before storing what the user typed
     /// ```
     public func validate() throws(AuthenticationError) {
-        if username.contains(":") {
-            throw .invalidCredentials(reason: "a Basic user name cannot contain ':' (RFC 7617).")
-        }
-        if CredentialText.containsControl(username) {
-            throw .invalidCredentials(reason: "a Basic user name cannot contain control characters (RFC 7617).")
-        }
-        if CredentialText.containsControl(password) {
-            throw .invalidCredentials(reason: "a Basic password cannot contain control characters (RFC 7617).")
-        }
+        _ = try field.get()
     }
 
     /// The `Authorization` header value: `Basic` and the Base64 of the UTF-8 `username:password`.
     public func headerValue() throws(AuthenticationError) -> String {
-        try validate()
-        return "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
+        try field.get()
     }
 
     /// Returns `request` with the `Authorization` header set.

@@ -29,6 +29,8 @@ public struct HeaderKeyAuth: AuthenticationMethod, CustomStringConvertible, Cust
     public let header: String
     /// Written before the key with one space between, `Bearer` by default; `nil` sends the bare key.
     public let prefix: String?
+    /// The header value, or why it cannot be sent: both fixed at `init`.
+    private let value: Result<String, AuthenticationError>
 
     /// Creates the method.
     ///
@@ -40,23 +42,30 @@ public struct HeaderKeyAuth: AuthenticationMethod, CustomStringConvertible, Cust
         self.key = key
         self.header = header
         self.prefix = prefix
+        self.value = Self.value(key: key, header: header, prefix: prefix)
+    }
+
+    private static func value(key: String, header: String, prefix: String?) -> Result<String, AuthenticationError> {
+        guard CredentialText.isToken(header) else {
+            return .failure(
+                .invalidCredentials(reason: "the header name \"\(header)\" is not a valid HTTP field name."))
+        }
+        guard !CredentialText.containsControl(key) else {
+            return .failure(
+                .invalidCredentials(reason: "the key for the \(header) header contains a control character."))
+        }
+        if let prefix, CredentialText.containsControl(prefix) || prefix.contains(" ") {
+            return .failure(
+                .invalidCredentials(
+                    reason: "the prefix for the \(header) header contains a space or control character."))
+        }
+        return .success(prefix.map { "\($0) \(key)" } ?? key)
     }
 
     /// Returns `request` with ``header`` set to the prefix and the key, replacing any value it had.
     public func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest {
-        guard CredentialText.isToken(header) else {
-            throw .invalidCredentials(reason: "the header name \"\(header)\" is not a valid HTTP field name.")
-        }
-        guard !CredentialText.containsControl(key) else {
-            throw .invalidCredentials(reason: "the key for the \(header) header contains a control character.")
-        }
-        if let prefix, CredentialText.containsControl(prefix) || prefix.contains(" ") {
-            throw .invalidCredentials(
-                reason: "the prefix for the \(header) header contains a space or control character."
-            )
-        }
         var request = request
-        request.setValue(prefix.map { "\($0) \(key)" } ?? key, forHTTPHeaderField: header)
+        request.setValue(try value.get(), forHTTPHeaderField: header)
         return request
     }
 

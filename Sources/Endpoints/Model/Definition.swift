@@ -58,4 +58,22 @@ public struct Definition<T: Endpoint>: Sendable {
             problem = nil
         }
     }
+
+    /// The same definition for an endpoint with the same components and body, reusing the work
+    /// `init` did (filtering, sorting, checking) instead of repeating it.
+    init<Other: Endpoint>(reusing other: Definition<Other>)
+    where
+        Other.PathComponents == T.PathComponents, Other.ParameterComponents == T.ParameterComponents,
+        Other.HeaderComponents == T.HeaderComponents, Other.Body == T.Body
+    {
+        method = other.method
+        path = other.path
+        parameters = other.parameters
+        headers = other.headers
+        queryParameters = other.queryParameters
+        formParameters = other.formParameters
+        headerList = other.headerList
+        contentTypeName = other.contentTypeName
+        problem = other.problem
+    }
 }

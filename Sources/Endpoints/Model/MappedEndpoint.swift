@@ -60,15 +60,7 @@ public struct MappedEndpoint<Base: Endpoint, Response: Sendable>: Endpoint {
     }
 
     /// `Base`'s definition.
-    public static var definition: Definition<MappedEndpoint> {
-        let definition = Base.definition
-        return Definition(
-            method: definition.method,
-            path: definition.path,
-            parameters: definition.parameters,
-            headers: definition.headers
-        )
-    }
+    public static var definition: Definition<MappedEndpoint> { Definition(reusing: Base.definition) }
 
     /// `Base`'s body.
     public var body: Body { base.body }
