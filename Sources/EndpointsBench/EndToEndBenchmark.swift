@@ -47,7 +47,8 @@ enum EndToEndBenchmark {
         ]
         // ENDPOINTS_BENCH_LEVELS=1,16 and ENDPOINTS_BENCH_BACKENDS=loopback narrow a run while profiling.
         let environment = ProcessInfo.processInfo.environment
-        let levels = environment["ENDPOINTS_BENCH_LEVELS"].map { $0.split(separator: ",").compactMap { Int($0) } }
+        let levels =
+            environment["ENDPOINTS_BENCH_LEVELS"].map { $0.split(separator: ",").compactMap { Int($0) } }
             ?? [1, 4, 16, 64]
         let chosen = environment["ENDPOINTS_BENCH_BACKENDS"].map { $0.split(separator: ",").map(String.init) }
         print("End to end: GET + decode, Endpoints against raw URLSession.data(for:) + JSONDecoder")
