@@ -1,3 +1,4 @@
+import EndpointsTestServer
 import Foundation
 import Testing
 
@@ -166,5 +167,58 @@ extension Sequence where Element: Sendable {
         var results: [T] = []
         for element in self { results.append(try await transform(element)) }
         return results
+    }
+}
+
+@Suite struct DataTaskCallTests {
+    private typealias Outcome = Result<(Data, HTTPURLResponse), any Error>
+
+    /// Starts a call for `path` on `server` and returns its outcomes (each call delivers one).
+    private func run(
+        _ path: String,
+        on server: EndpointsTestServer.TestServer,
+        timeout: TimeInterval = 60,
+        _ act: @escaping @Sendable (DataTaskCall) async throws -> Void = { _ in }
+    ) async throws -> [Outcome] {
+        var request = URLRequest(url: server.url(path))
+        request.timeoutInterval = timeout
+        let call = DataTaskCall(request: request, credentialHeaders: [])
+        let outcomes = TestLocked([Outcome]())
+        let delivered = AsyncStream<Void>.makeStream()
+        call.start(on: .shared) { outcome in
+            outcomes.withLock { $0.append(outcome) }
+            delivered.continuation.yield()
+        }
+        try await act(call)
+        for await _ in delivered.stream { break }
+        return outcomes.withLock { $0 }
+    }
+
+    @Test func deliversTheResponseOnce() async throws {
+        let server = try EndpointsTestServer.TestServer()
+        defer { server.stop() }
+        let outcomes = try await run("/echo", on: server)
+        #expect(outcomes.count == 1)
+        #expect((try? outcomes.first?.get().1.statusCode) == 200)
+    }
+
+    @Test func cancelDeliversCancellationAtOnceAndNothingAfter() async throws {
+        let server = try EndpointsTestServer.TestServer()
+        defer { server.stop() }
+        let outcomes = try await run("/delay/5000", on: server) { call in
+            try await waitForRequests(1, on: server)
+            call.cancel()
+            call.cancel()
+        }
+        #expect(outcomes.count == 1)
+        #expect(throws: CancellationError.self) { try outcomes.first?.get() }
+    }
+
+    @Test func aFractionalTimeoutExpiresAsTimedOut() async throws {
+        let server = try EndpointsTestServer.TestServer()
+        defer { server.stop() }
+        let outcomes = try await run("/delay/5000", on: server, timeout: 0.3)
+        #expect(outcomes.count == 1)
+        #expect { try outcomes.first?.get() } throws: { ($0 as? URLError)?.code == .timedOut }
     }
 }
