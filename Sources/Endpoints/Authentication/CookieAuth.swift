@@ -55,15 +55,9 @@ public struct CookieAuth: AuthenticationMethod, CustomStringConvertible, CustomD
     public func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest {
         try validate()
         var request = request
-        var cookies: [String] = []
-        for part in (request.value(forHTTPHeaderField: "Cookie") ?? "").split(separator: ";") {
-            let pair = part.trimmingCharacters(in: .whitespaces)
-            guard !pair.isEmpty else { continue }
-            let pairName = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? pair
-            if pairName.trimmingCharacters(in: .whitespaces) != name { cookies.append(pair) }
-        }
-        cookies.append("\(name)=\(value)")
-        request.setValue(cookies.joined(separator: "; "), forHTTPHeaderField: "Cookie")
+        let header = CookieHeader.merged(
+            request.value(forHTTPHeaderField: "Cookie"), with: [(name, value)], replacing: true)
+        request.setValue(header, forHTTPHeaderField: "Cookie")
         request.httpShouldHandleCookies = false
         return request
     }
