@@ -48,4 +48,26 @@ enum CookieHeader {
         request.setValue(header, forHTTPHeaderField: "Cookie")
         return request
     }
+
+    /// On Linux, why `request` cannot be sent through `session` as it is: it turned
+    /// `httpShouldHandleCookies` off and carries its own `Cookie` header (as ``CookieAuth`` does),
+    /// but corelibs ignores that flag and replaces the header with the store's cookies whenever the
+    /// session's configuration sets cookies and its store holds any for the URL. `nil` when the
+    /// header will arrive as it is, and always on Apple platforms, which honour the flag.
+    static func storeConflict(for request: URLRequest, session: URLSession) -> AuthenticationError? {
+        #if canImport(FoundationNetworking)
+            let configuration = session.configuration
+            guard !request.httpShouldHandleCookies, request.value(forHTTPHeaderField: "Cookie") != nil,
+                configuration.httpShouldSetCookies, let url = request.url,
+                configuration.httpCookieStorage?.cookies(for: url)?.isEmpty == false
+            else { return nil }
+            return .invalidCredentials(
+                reason: "the session's cookie store holds cookies for \(url.host ?? "this host"), and URLSession on "
+                    + "Linux would replace the request's Cookie header (and the CookieAuth cookie in it) with them; "
+                    + "send it with a session whose configuration has httpShouldSetCookies = false."
+            )
+        #else
+            return nil
+        #endif
+    }
 }
