@@ -27,7 +27,8 @@ extension JWTAuth {
         do {
             let tokens = try await RefreshScope.$active.withValue(scope) { try await refreshHandler(refreshToken) }
             if let reason = Self.unusableReason(tokens.accessToken) {
-                throw AuthenticationError.invalidCredentials(reason: "the refresh handler returned tokens where \(reason)")
+                throw AuthenticationError.invalidCredentials(
+                    reason: "the refresh handler returned tokens where \(reason)")
             }
             guard state.withLock({ $0.commitRefresh(refreshID, tokens: tokens) }) else {
                 return  // setTokens or clearTokens came first: these tokens are stale.

@@ -137,7 +137,8 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
                     {
                         return
                     }
-                    if delegate.urlSession?(session, didReceive: challenge, completionHandler: completionHandler) != nil {
+                    if delegate.urlSession?(session, didReceive: challenge, completionHandler: completionHandler) != nil
+                    {
                         return
                     }
                 }
@@ -163,7 +164,9 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
             let base = response.url ?? state.current.url
             let target =
                 base.flatMap { base in
-                    response.value(forHTTPHeaderField: "Location").flatMap { RedirectLocation.resolve($0, against: base) }
+                    response.value(forHTTPHeaderField: "Location").flatMap {
+                        RedirectLocation.resolve($0, against: base)
+                    }
                 } ?? request.url
             state.current = policy.nextRequest(after: state.current, status: response.statusCode, target: target)
             #if canImport(FoundationNetworking)

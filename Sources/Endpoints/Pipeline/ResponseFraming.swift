@@ -47,7 +47,9 @@ enum ResponseFraming {
     }
 
     private static func error(_ reason: String, _ response: HTTPURLResponse) -> URLError {
-        var info: [String: Any] = [NSLocalizedDescriptionKey: "The server's response is malformed: \(reason) (RFC 9112 §6.3)."]
+        var info: [String: Any] = [
+            NSLocalizedDescriptionKey: "The server's response is malformed: \(reason) (RFC 9112 §6.3)."
+        ]
         if let url = response.url { info[NSURLErrorFailingURLErrorKey] = url }
         return URLError(.badServerResponse, userInfo: info)
     }

@@ -20,22 +20,24 @@ private struct RFCBaseEndpoint: Endpoint {
     typealias Server = LoopbackServer
     typealias Response = Echo
     typealias ErrorResponse = APIError
-    static let definition: Definition<RFCBaseEndpoint> = Definition(path: "b/c/d;p", parameters: [.queryValue("q", value: "1")])
+    static let definition: Definition<RFCBaseEndpoint> = Definition(
+        path: "b/c/d;p", parameters: [.queryValue("q", value: "1")])
 }
 
 /// Issue 12: relative redirects, cookies on every hop and the hop limit, over loopback.
 @Suite struct HostileRedirectTests {
     /// `Location` as sent from `/r/a/b`, and the path and query the server must see next (RFC 3986 §5.4).
-    @Test(arguments: [
-        ("c", "/r/a/c", nil),
-        ("./e", "/r/a/e", nil),
-        ("../d", "/r/d", nil),
-        ("c?x=1", "/r/a/c", "x=1"),
-        ("?y=2", "/r/a/b", "y=2"),
-        ("../../../g", "/g", nil),
-        ("/top/./x/../y", "/top/y", nil),
-        ("g;p/./h", "/r/a/g;p/h", nil),
-    ] as [(String, String, String?)])
+    @Test(
+        arguments: [
+            ("c", "/r/a/c", nil),
+            ("./e", "/r/a/e", nil),
+            ("../d", "/r/d", nil),
+            ("c?x=1", "/r/a/c", "x=1"),
+            ("?y=2", "/r/a/b", "y=2"),
+            ("../../../g", "/g", nil),
+            ("/top/./x/../y", "/top/y", nil),
+            ("g;p/./h", "/r/a/g;p/h", nil),
+        ] as [(String, String, String?)])
     func relativeLocationIsResolvedAgainstTheCurrentURL(location: String, path: String, query: String?) async throws {
         let server = try TestServer()
         defer { server.stop() }
@@ -66,14 +68,15 @@ private struct RFCBaseEndpoint: Endpoint {
 
     /// RFC 3986 §5.4.1 and §5.4.2 with base `/b/c/d;p?q` on the loopback server (the examples
     /// that stay on the same host), and the path and query the server must see next.
-    @Test(arguments: [
-        ("g", "/b/c/g", nil), ("./g", "/b/c/g", nil), ("g/", "/b/c/g/", nil), ("/g", "/g", nil),
-        ("?y", "/b/c/d;p", "y"), ("g?y", "/b/c/g", "y"), ("g#s", "/b/c/g", nil), (";x", "/b/c/;x", nil),
-        (".", "/b/c/", nil), ("./", "/b/c/", nil), ("..", "/b/", nil), ("../g", "/b/g", nil), ("../..", "/", nil),
-        ("../../g", "/g", nil), ("../../../g", "/g", nil), ("/./g", "/g", nil), ("/../g", "/g", nil),
-        ("g.", "/b/c/g.", nil), ("..g", "/b/c/..g", nil), ("./../g", "/b/g", nil), ("g/./h", "/b/c/g/h", nil),
-        ("g/../h", "/b/c/h", nil), ("g;x=1/../y", "/b/c/y", nil), ("g?y/./x", "/b/c/g", "y/./x"),
-    ] as [(String, String, String?)])
+    @Test(
+        arguments: [
+            ("g", "/b/c/g", nil), ("./g", "/b/c/g", nil), ("g/", "/b/c/g/", nil), ("/g", "/g", nil),
+            ("?y", "/b/c/d;p", "y"), ("g?y", "/b/c/g", "y"), ("g#s", "/b/c/g", nil), (";x", "/b/c/;x", nil),
+            (".", "/b/c/", nil), ("./", "/b/c/", nil), ("..", "/b/", nil), ("../g", "/b/g", nil), ("../..", "/", nil),
+            ("../../g", "/g", nil), ("../../../g", "/g", nil), ("/./g", "/g", nil), ("/../g", "/g", nil),
+            ("g.", "/b/c/g.", nil), ("..g", "/b/c/..g", nil), ("./../g", "/b/g", nil), ("g/./h", "/b/c/g/h", nil),
+            ("g/../h", "/b/c/h", nil), ("g;x=1/../y", "/b/c/y", nil), ("g?y/./x", "/b/c/g", "y/./x"),
+        ] as [(String, String, String?)])
     func rfc3986Examples(location: String, path: String, query: String?) async throws {
         let server = try TestServer()
         defer { server.stop() }
@@ -137,7 +140,8 @@ private struct RFCBaseEndpoint: Endpoint {
         configuration.httpShouldSetCookies = false
         let session = URLSession(configuration: configuration)
         defer { session.invalidateAndCancel() }
-        let cookie = try #require(HTTPCookie(properties: [.name: "sid", .value: "1", .domain: "127.0.0.1", .path: "/"]))
+        let cookie = try #require(
+            HTTPCookie(properties: [.name: "sid", .value: "1", .domain: "127.0.0.1", .path: "/"]))
         configuration.httpCookieStorage?.setCookie(cookie)
         server.route("/start") { _ in TestServer.Response(status: 302, headers: [("Location", "/echo/final")]) }
         _ = try await send(EchoEndpoint("start"), to: server, session: session).get()

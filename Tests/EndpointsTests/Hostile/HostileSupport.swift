@@ -32,11 +32,19 @@ final class Shared<Value: Sendable>: @unchecked Sendable {
     init(_ value: Value) { stored = value }
 
     var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return stored
+        }
+        set { update { $0 = newValue } }
     }
 
-    func update(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
+    func update(_ body: (inout Value) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        body(&stored)
+    }
 }
 
 /// The loopback server with JWT authentication; tests pass their own `JWTAuth` per request.
