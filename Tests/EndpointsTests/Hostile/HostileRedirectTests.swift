@@ -110,6 +110,21 @@ private struct RFCBaseEndpoint: Endpoint {
         #expect(server.requests.last?.header("Cookie") == "sid=abc")
     }
 
+    @Test func acceptPolicyNeverKeepsARedirectsCookieOutOfTheStore() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/login") { _ in
+            TestServer.Response(status: 302, headers: [("Location", "/echo/home"), ("Set-Cookie", "sid=abc; Path=/")])
+        }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieAcceptPolicy = .never
+        let session = URLSession(configuration: configuration)
+        defer { session.invalidateAndCancel() }
+        _ = try await send(EchoEndpoint("login"), to: server, session: session).get()
+        #expect(server.requests.map { $0.header("Cookie") } == [nil, nil])
+        #expect(session.configuration.httpCookieStorage?.cookies?.isEmpty != false)
+    }
+
     @Test func storedCookiesGoToTheirOwnOriginOnlyAndCredentialCookiesNeverCross() async throws {
         let origin = try TestServer()
         let other = try TestServer()
