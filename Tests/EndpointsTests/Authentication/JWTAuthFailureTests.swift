@@ -29,7 +29,8 @@ struct HandlerFailure: Error, CustomStringConvertible {
         case .handlerThrows:
             auth = JWTAuth(
                 initialTokens: expired,
-                refreshHandler: { _ in throw HandlerFailure() },
+                // A transient error keeps the tokens (see JWTRefreshFailureTests); a rejection drops them.
+                refreshHandler: { _ in throw JWTAuth.RefreshRejection() },
                 onRefreshFailed: { _ in failed.increment() }
             )
         case .serverRejects:
@@ -56,7 +57,7 @@ struct HandlerFailure: Error, CustomStringConvertible {
                 Issue.record("expected refreshFailed, got \(String(describing: error))")
                 continue
             }
-            if how == .handlerThrows { #expect(underlying is HandlerFailure) }
+            if how == .handlerThrows { #expect(underlying is JWTAuth.RefreshRejection) }
         }
         #expect(failed.value == 1)
         // Every request went out once, with the old token; none was resent.
