@@ -56,9 +56,12 @@ enum CookieHeader {
     /// header will arrive as it is, and always on Apple platforms, which honour the flag.
     static func storeConflict(for request: URLRequest, session: URLSession) -> AuthenticationError? {
         #if canImport(FoundationNetworking)
+            // The cheap checks first: reading a session's configuration copies it on Linux.
+            guard !request.httpShouldHandleCookies, request.value(forHTTPHeaderField: "Cookie") != nil else {
+                return nil
+            }
             let configuration = session.configuration
-            guard !request.httpShouldHandleCookies, request.value(forHTTPHeaderField: "Cookie") != nil,
-                configuration.httpShouldSetCookies, let url = request.url,
+            guard configuration.httpShouldSetCookies, let url = request.url,
                 configuration.httpCookieStorage?.cookies(for: url)?.isEmpty == false
             else { return nil }
             return .invalidCredentials(

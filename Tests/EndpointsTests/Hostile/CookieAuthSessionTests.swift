@@ -52,15 +52,13 @@ private func sessionWithStoredCookie(setsCookies: Bool) throws -> URLSession {
         defer { session.invalidateAndCancel() }
         let result = await send(CookieEchoEndpoint(), to: server, session: session)
         #if canImport(FoundationNetworking)
-            withKnownIssue("until the transport calls CookieHeader.storeConflict (lead's file)") {
-                guard case .failure(.authenticationError(.invalidCredentials(let reason))) = result else {
-                    Issue.record("expected invalidCredentials, got \(result)")
-                    return
-                }
-                #expect(reason.contains("httpShouldSetCookies = false"))
-                #expect(!reason.contains(cookieValue))
-                #expect(server.requestCount == 0, "nothing is sent")
+            guard case .failure(.authenticationError(.invalidCredentials(let reason))) = result else {
+                Issue.record("expected invalidCredentials, got \(result)")
+                return
             }
+            #expect(reason.contains("httpShouldSetCookies = false"))
+            #expect(!reason.contains(cookieValue))
+            #expect(server.requestCount == 0, "nothing is sent")
         #else
             _ = try result.get()
             #expect(server.requests.last?.header("Cookie") == "session=\(cookieValue)")

@@ -36,11 +36,9 @@ private func fetch(_ reply: String) async throws -> Result<Data, RawBytesEndpoin
         "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
     ])
     func conflictingFramingIsRejected(reply: String) async throws {
-        await withKnownIssue("until DataTaskCall.outcome calls ResponseFraming.violation (lead's file)") {
-            let error = try #require(try await fetch(reply).failure())
-            #expect(error.urlErrorCode == .badServerResponse, "got \(error)")
-            #expect(String(describing: error).contains("RFC 9112"))
-        }
+        let error = try #require(try await fetch(reply).failure())
+        #expect(error.urlErrorCode == .badServerResponse, "got \(error)")
+        #expect(String(describing: error).contains("RFC 9112"))
     }
 
     @Test func bodyShorterThanContentLengthFails() async throws {
