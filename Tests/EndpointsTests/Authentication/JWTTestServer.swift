@@ -28,6 +28,8 @@ final class JWTTestServer: @unchecked Sendable {
         var unsaved: Set<String> = []
         var usedBeforeSaved = 0
         var apiLog: [(token: String, status: Int)] = []
+        /// Refresh responses handed back to a `JWTAuth` by `makeAuth`'s handler.
+        var refreshesDelivered = 0
     }
 
     let http: TestServer
@@ -187,10 +189,11 @@ extension JWTTestServer {
             initialTokens: tokens,
             refreshTriggerStatusCodes: triggers,
             expiryLeeway: leeway,
-            refreshHandler: { refreshToken in
+            refreshHandler: { [weak self] refreshToken in
                 let response = try await URLSession.shared.response(
                     with: TokenRefreshEndpoint(body: RefreshBody(refreshToken: refreshToken))
                 )
+                self?.with { $0.refreshesDelivered += 1 }
                 return JWTAuth.TokenPair(accessToken: response.access, refreshToken: response.refresh)
             },
             onTokensUpdated: { [weak self] tokens in
