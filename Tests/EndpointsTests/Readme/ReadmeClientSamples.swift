@@ -57,8 +57,8 @@ enum ReadmeClientSample {
             middleware: [LoggingMiddleware(level: .basic)]
         )
         let profile = try await client.response(with: MyEndpoint())
-        let task = try client.endpointTask(with: StatusEndpoint()) { result in print(result) }
-        task.resume()
+        let avatarTask = try client.endpointTask(with: AvatarEndpoint()) { result in print(result) }
+        avatarTask.resume()
         return profile.resourceName
     }
 }
@@ -78,7 +78,7 @@ enum ReadmeClientSample {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/path/to/resource") { _ in .json(raw: #"{"resourceName":"from the client"}"#) }
-        server.route("/status") { _ in .text("up") }
+        server.route("/me/avatar") { _ in .text("avatar") }
         let printed = AsyncStream<String>.makeStream()
         let name = try await withLoopback(to: server) {
             try await ReadmeClientSample.client { printed.continuation.yield("\($0)") }
