@@ -46,14 +46,42 @@ public protocol AuthenticationMethod: Sendable {
     /// queued or in middleware. A request authenticated before a token refresh then carries the new
     /// token instead of being rejected once more. It must not wait for anything.
     func updatedCredentials(for request: URLRequest) -> URLRequest?
+
+    /// Endpoints 0.4's refresh trigger (the `authentication` branch), still honoured: the default
+    /// ``shouldReauthenticate(for:response:)-(URLRequest,_)`` asks it for every non-2xx response,
+    /// passing a ``RejectedResponse`` as the error. Prefer the request-based requirement in new code.
+    func shouldReauthenticate(for error: any Error, response: HTTPURLResponse?) -> Bool
+
+    /// Endpoints 0.4's refresh (the `authentication` branch), still honoured: the default
+    /// ``reauthenticate(after:)`` calls it, and reports an error it throws as
+    /// ``AuthenticationError/refreshFailed(underlying:)`` (an ``AuthenticationError`` as it is).
+    func reauthenticate() async throws
 }
 
 extension AuthenticationMethod {
-    /// Never.
-    public func shouldReauthenticate(for request: URLRequest, response: HTTPURLResponse) -> Bool { false }
+    /// What the 0.4 requirement ``shouldReauthenticate(for:response:)-(any Error,_)`` says for a
+    /// non-2xx response (whose default is `false`); never for a 2xx one.
+    public func shouldReauthenticate(for request: URLRequest, response: HTTPURLResponse) -> Bool {
+        guard !(200..<300).contains(response.statusCode) else { return false }
+        return shouldReauthenticate(for: RejectedResponse(httpResponse: response), response: response)
+    }
 
-    /// Nothing to renew.
-    public func reauthenticate(after request: URLRequest) async throws(AuthenticationError) {}
+    /// Calls the 0.4 requirement ``reauthenticate()`` (whose default does nothing).
+    public func reauthenticate(after request: URLRequest) async throws(AuthenticationError) {
+        do {
+            try await reauthenticate()
+        } catch let error as AuthenticationError {
+            throw error
+        } catch {
+            throw .refreshFailed(underlying: error)
+        }
+    }
+
+    /// Never: the default of the 0.4 requirement.
+    public func shouldReauthenticate(for error: any Error, response: HTTPURLResponse?) -> Bool { false }
+
+    /// Nothing to renew: the default of the 0.4 requirement.
+    public func reauthenticate() async throws {}
 
     /// `Authorization`.
     public var credentialHeaderNames: [String] { ["Authorization"] }
@@ -80,4 +108,18 @@ public struct NoAuth: AuthenticationMethod, Hashable {
 
     /// None.
     public var credentialHeaderNames: [String] { [] }
+}
+
+/// The error a 0.4-style ``AuthenticationMethod/shouldReauthenticate(for:response:)-(any Error,_)``
+/// receives: the server answered with a non-2xx status. (0.4 passed the endpoint's task error,
+/// which an authentication method cannot name; check `response?.statusCode` instead.)
+public struct RejectedResponse: Error, Sendable, CustomStringConvertible {
+    /// The response that was not 2xx.
+    public let httpResponse: HTTPURLResponse
+
+    /// Wraps `httpResponse`.
+    public init(httpResponse: HTTPURLResponse) { self.httpResponse = httpResponse }
+
+    /// `The server answered with status 401.`
+    public var description: String { "The server answered with status \(httpResponse.statusCode)." }
 }

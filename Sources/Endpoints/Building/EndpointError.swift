@@ -5,7 +5,8 @@
 public enum EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The server has no base URL for the requested environment.
     case missingBaseURL(server: String, environment: String)
-    /// A path value read from the components was `nil`.
+    /// A path value read from the components was `nil`. ``PathTemplate`` no longer throws it: as in
+    /// Endpoints 0.4, a `nil` value's segment is left out of the path.
     case missingPathValue(String)
     /// A path value was empty, `.` or `..`, which would change the path's shape.
     case invalidPathValue(String, value: String)
