@@ -40,7 +40,8 @@ extension Definition {
             let decoded = try T.errorDecoder.decode(T.ErrorResponse.self, from: data)
             return .failure(.errorResponse(httpResponse: httpResponse, response: decoded))
         } catch {
-            return .failure(.errorResponseParseError(httpResponse: httpResponse, data: data, error: DecodingFailure(error)))
+            return .failure(
+                .errorResponseParseError(httpResponse: httpResponse, data: data, error: DecodingFailure(error)))
         }
     }
 

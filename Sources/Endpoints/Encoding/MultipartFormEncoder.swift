@@ -92,7 +92,9 @@ public struct MultipartFormEncoder: EncoderType, Sendable {
 
     /// Encodes a ``MultipartForm``, or the top-level properties of any other `Encodable` value.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        let form = try (value as? MultipartForm) ?? MultipartForm(MultipartPartsEncoder.parts(of: value, arrays: arrayEncoding))
+        let form =
+            try (value as? MultipartForm)
+            ?? MultipartForm(MultipartPartsEncoder.parts(of: value, arrays: arrayEncoding))
         return try encode(form)
     }
 

@@ -26,7 +26,8 @@ extension ServerDefinition {
     *,
     unavailable,
     renamed: "ServerDefinition",
-    message: "Declare a ServerDefinition with baseUrls per environment, and add `typealias Server = YourServer` to each endpoint."
+    message:
+        "Declare a ServerDefinition with baseUrls per environment, and add `typealias Server = YourServer` to each endpoint."
 )
 public typealias EnvironmentType = ServerDefinition
 

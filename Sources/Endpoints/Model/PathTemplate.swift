@@ -210,6 +210,7 @@ public struct PathTemplate<T>: Sendable, ExpressibleByStringInterpolation {
     *,
     unavailable,
     renamed: "ParameterRepresentable",
-    message: "Conform to ParameterRepresentable and return the plain, unencoded text from parameterValue; Endpoints percent-encodes it as one path segment."
+    message:
+        "Conform to ParameterRepresentable and return the plain, unencoded text from parameterValue; Endpoints percent-encodes it as one path segment."
 )
 public typealias PathRepresentable = ParameterRepresentable

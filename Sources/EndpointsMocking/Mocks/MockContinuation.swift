@@ -34,7 +34,11 @@ public final class MockContinuation<T: Endpoint>: Sendable {
     /// Answers with a typed error response: the caller catches `.errorResponse(httpResponse:response:)`
     /// with `status` (400 unless given), like ``MockAction/fail(_:status:)``.
     public func resume(failingWith errorResponse: T.ErrorResponse, status: Int = 400) {
-        set(.failure(.errorResponse(httpResponse: MockHTTPResponse.make(for: endpoint, status: status, headers: [:]), response: errorResponse)))
+        set(
+            .failure(
+                .errorResponse(
+                    httpResponse: MockHTTPResponse.make(for: endpoint, status: status, headers: [:]),
+                    response: errorResponse)))
     }
 
     /// Throws `error` from the request, e.g. `.internetConnectionOffline`.

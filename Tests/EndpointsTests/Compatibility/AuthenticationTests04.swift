@@ -94,7 +94,8 @@ import Testing
             }
         }
         let auth = Recording()
-        let ok = HTTPURLResponse(url: URL(string: "https://a.example")!, statusCode: 200, httpVersion: nil, headerFields: nil)!
+        let ok = HTTPURLResponse(
+            url: URL(string: "https://a.example")!, statusCode: 200, httpVersion: nil, headerFields: nil)!
         let rejected = HTTPURLResponse(url: ok.url!, statusCode: 403, httpVersion: nil, headerFields: nil)!
         let request = URLRequest(url: ok.url!)
 

@@ -1,10 +1,10 @@
 import Endpoints
 import Foundation
+import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-import Testing
 
 // Endpoints 0.4 declared an encoder's content type as `static var contentType`. A custom encoder
 // written that way sends it as the Content-Type.
