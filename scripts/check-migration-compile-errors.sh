@@ -19,6 +19,7 @@ expected=(
     "is unavailable: The server is the endpoint's \`typealias Server\`"
     "'refreshNotSupported' is unavailable"
     "'EnvironmentType' has been renamed to 'ServerDefinition'"
+    "'GenericServer' is unavailable: Declare your own ServerDefinition"
 )
 
 output="$(cd "$root/Tests/CompileFailure04" && swift build --scratch-path "$scratch" 2>&1)"

@@ -88,3 +88,12 @@ public struct AuthenticatedSession<Auth: AuthenticationMethod>: Sendable {
     @available(*, unavailable, message: "Pass auth: to URLSession.response(with:environment:auth:middleware:).")
     public init(session: URLSession = .shared, auth: Auth, maxRetryAttempts: Int = 1) { fatalError("unavailable") }
 }
+
+/// Endpoints 0.4's server for endpoints that named none.
+@available(
+    *,
+    unavailable,
+    message:
+        "Declare your own ServerDefinition with baseUrls per environment, and `typealias Server = YourServer` in each endpoint."
+)
+public struct GenericServer {}

@@ -42,14 +42,22 @@ struct InvalidEndpoint: Endpoint {
     let parameterComponents: ParameterComponents
 }
 
+struct ProfileEndpoint: Endpoint {
+    typealias Server = ApiServer
+    static let definition: Definition<ProfileEndpoint> = Definition(method: .get, path: "profile")
+    struct Response: Decodable { let name: String }
+}
+
 // 4. A custom authentication method with 0.4's untyped `throws`.
 struct LegacyAuth: AuthenticationMethod {
     func authenticate(request: URLRequest) async throws -> URLRequest { request }
 }
 
-// 5. The authenticated session wrapper.
-func legacySession() {
-    _ = AuthenticatedSession(auth: NoAuth())
+// 5. The authenticated session wrapper (MigratingFrom04.md's "before" sample).
+func legacySession(auth: NoAuth) async throws {
+    let session = AuthenticatedSession(auth: auth)
+    let profile = try await session.response(with: ProfileEndpoint())
+    _ = profile
 }
 
 // 6. A definition with a server instance.
@@ -66,3 +74,6 @@ func legacyError() throws {
 
 // 8. The protocol before ServerDefinition.
 struct OldServer: EnvironmentType {}
+
+// 9. 0.4's default server.
+let generic: GenericServer? = nil
