@@ -20,7 +20,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// Refreshable credentials also implement ``shouldReauthenticate(for:response:)`` and
+/// Refreshable credentials also implement ``shouldReauthenticate(for:response:)-(URLRequest,_)`` and
 /// ``reauthenticate(after:)``: when the first returns `true` for a response, the pipeline calls the
 /// second, then authenticates and sends the request once more. A request is retried at most once.
 public protocol AuthenticationMethod: Sendable {
@@ -48,25 +48,25 @@ public protocol AuthenticationMethod: Sendable {
     func updatedCredentials(for request: URLRequest) -> URLRequest?
 
     /// Endpoints 0.4's refresh trigger (the `authentication` branch), still honoured: the default
-    /// ``shouldReauthenticate(for:response:)-(URLRequest,_)`` asks it for every non-2xx response,
+    /// `shouldReauthenticate(for request:response:)` asks it for every non-2xx response,
     /// passing a ``RejectedResponse`` as the error. Prefer the request-based requirement in new code.
     func shouldReauthenticate(for error: any Error, response: HTTPURLResponse?) -> Bool
 
     /// Endpoints 0.4's refresh (the `authentication` branch), still honoured: the default
-    /// ``reauthenticate(after:)`` calls it, and reports an error it throws as
+    /// `reauthenticate(after:)` calls it, and reports an error it throws as
     /// ``AuthenticationError/refreshFailed(underlying:)`` (an ``AuthenticationError`` as it is).
     func reauthenticate() async throws
 }
 
 extension AuthenticationMethod {
-    /// What the 0.4 requirement ``shouldReauthenticate(for:response:)-(any Error,_)`` says for a
+    /// What the 0.4 requirement `shouldReauthenticate(for error:response:)` says for a
     /// non-2xx response (whose default is `false`); never for a 2xx one.
     public func shouldReauthenticate(for request: URLRequest, response: HTTPURLResponse) -> Bool {
         guard !(200..<300).contains(response.statusCode) else { return false }
         return shouldReauthenticate(for: RejectedResponse(httpResponse: response), response: response)
     }
 
-    /// Calls the 0.4 requirement ``reauthenticate()`` (whose default does nothing).
+    /// Calls the 0.4 requirement `reauthenticate()` (whose default does nothing).
     public func reauthenticate(after request: URLRequest) async throws(AuthenticationError) {
         do {
             try await reauthenticate()
@@ -110,7 +110,7 @@ public struct NoAuth: AuthenticationMethod, Hashable {
     public var credentialHeaderNames: [String] { [] }
 }
 
-/// The error a 0.4-style ``AuthenticationMethod/shouldReauthenticate(for:response:)-(any Error,_)``
+/// The error a 0.4-style `shouldReauthenticate(for error:response:)` of an ``AuthenticationMethod``
 /// receives: the server answered with a non-2xx status. (0.4 passed the endpoint's task error,
 /// which an authentication method cannot name; check `response?.statusCode` instead.)
 public struct RejectedResponse: Error, Sendable, CustomStringConvertible {

@@ -29,7 +29,7 @@ public enum EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingBaseURL(let server, let environment):
             "\(server) has no base URL for the environment '\(environment)'; add it to baseUrls or request another environment."
         case .missingPathValue(let name):
-            "The path value '\(name)' is nil; pass a value, because a path segment cannot be left out."
+            "The path value '\(name)' is nil; pass a value."
         case .invalidPathValue(let name, let value):
             "The path value '\(name)' is \(value.isEmpty ? "empty" : "'\(value)'"), which would change the shape of the path; pass a non-empty value other than '.' or '..'."
         case .invalidMethod(let method):

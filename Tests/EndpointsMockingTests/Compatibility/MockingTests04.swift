@@ -7,6 +7,10 @@ import Testing
     import FoundationNetworking
 #endif
 
+#if canImport(Combine)
+    import Combine
+#endif
+
 // Endpoints 0.4's mocking tests (velos/Endpoints, main: Tests/EndpointsMockingTests/*.swift), run
 // against this package. Both forms of 0.4's `withMock` work: the continuation closure and
 // `action:` with `.return`, `.throw` and `.fail`. Mocks are task-scoped, so these run in parallel.
@@ -231,8 +235,6 @@ struct ClosureURLSessionMocking04 {
 }
 
 #if canImport(Combine)
-    import Combine
-
     @Suite("Combine URLSession Mocking (0.4)")
     struct CombineURLSessionMocking04 {
         // 0.4 awaited the first value with a small `PublisherWaiter`; `values` does the same.

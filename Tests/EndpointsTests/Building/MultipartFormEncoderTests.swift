@@ -133,6 +133,27 @@ private func utf8(_ pieces: String...) -> Data { Data(pieces.joined().utf8) }
         #expect(data == expected)
     }
 
+    @Test func bracketedNamesAreRedactedLikeTheirParts() throws {
+        // Nested and array names must not hide a secret from the log's redaction.
+        struct Login: Encodable {
+            struct User: Encodable { let name: String; let password: String }
+            let user: User
+            let refreshToken: [String]
+        }
+        #expect(Redaction.standard.hidesField("user[password]"))
+        #expect(Redaction.standard.hidesField("refresh_token[0]"))
+        #expect(!Redaction.standard.hidesField("user[name]"))
+        let body = try MultipartFormEncoder(boundary: "b").encode(
+            Login(user: .init(name: "zac", password: "hunter2"), refreshToken: ["t0ken"])
+        )
+        let shown = String(
+            decoding: Redaction.standard.redactedBody(body, contentType: "multipart/form-data; boundary=b"),
+            as: UTF8.self)
+        #expect(shown.contains("zac"))
+        #expect(!shown.contains("hunter2"))
+        #expect(!shown.contains("t0ken"))
+    }
+
     @Test func repeatedNameArraysAreAnOption() throws {
         struct Tags: Encodable { let tags: [String] }
         let encoder = MultipartFormEncoder(boundary: "b", arrayEncoding: .repeatedName)

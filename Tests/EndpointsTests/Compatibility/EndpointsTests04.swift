@@ -9,7 +9,8 @@ import Testing
 // Endpoints 0.4's EndpointsTests (velos/Endpoints, main: Tests/EndpointsTests/EndpointsTests.swift),
 // run against this package. Each test keeps 0.4's expectations; where one is an intended change
 // (MigratingFrom04.md, "Intended changes"), the 0.4 expectation is a known issue and the new
-// behaviour is asserted beside it.
+// behaviour is asserted beside it. (`"…".data(using: .utf8)!` is written `Data("…".utf8)`, which
+// is available on every platform this package supports.)
 @Suite struct EndpointsTests04 {
     typealias SimpleEndpoint = V04.SimpleEndpoint
     typealias JSONProviderEndpoint = V04.JSONProviderEndpoint
@@ -28,7 +29,7 @@ import Testing
 
         #expect(request.url?.path == "/user/zac/42/profile")
 
-        let responseData = #"{"response1": "testing"}"#.data(using: .utf8)!
+        let responseData = Data(#"{"response1": "testing"}"#.utf8)
         let response = try SimpleEndpoint.responseDecoder.decode(SimpleEndpoint.Response.self, from: responseData)
 
         #expect(response.response1 == "testing")
@@ -43,10 +44,10 @@ import Testing
 
         #expect(request.url?.path == "/user/zac/42/profile")
 
-        let bodyData = #"{"body_value_one":"value"}"#.data(using: .utf8)!
+        let bodyData = Data(#"{"body_value_one":"value"}"#.utf8)
         #expect(request.httpBody == bodyData)
 
-        let responseData = #"{"response_one": "testing"}"#.data(using: .utf8)!
+        let responseData = Data(#"{"response_one": "testing"}"#.utf8)
         let response = try JSONProviderEndpoint.responseDecoder.decode(
             JSONProviderEndpoint.Response.self,
             from: responseData
@@ -63,7 +64,7 @@ import Testing
         ).urlRequest()
 
         let encodedDate = ISO8601DateFormatter().string(from: date)
-        let bodyData = "{\"property1\":\"\(encodedDate)\"}".data(using: .utf8)!
+        let bodyData = Data("{\"property1\":\"\(encodedDate)\"}".utf8)
         #expect(request.httpBody == bodyData)
     }
 
