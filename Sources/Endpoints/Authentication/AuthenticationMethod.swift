@@ -66,10 +66,12 @@ extension AuthenticationMethod {
         return shouldReauthenticate(for: RejectedResponse(httpResponse: response), response: response)
     }
 
-    /// Calls the 0.4 requirement `reauthenticate()` (whose default does nothing).
+    /// Calls the 0.4 requirement `reauthenticate()`; does nothing when the method implements neither.
     public func reauthenticate(after request: URLRequest) async throws(AuthenticationError) {
+        var forwarding = LegacyReauthentication.forwarding
+        forwarding.insert(ObjectIdentifier(Self.self))
         do {
-            try await reauthenticate()
+            try await LegacyReauthentication.$forwarding.withValue(forwarding) { try await reauthenticate() }
         } catch let error as AuthenticationError {
             throw error
         } catch {
@@ -80,8 +82,15 @@ extension AuthenticationMethod {
     /// Never: the default of the 0.4 requirement.
     public func shouldReauthenticate(for error: any Error, response: HTTPURLResponse?) -> Bool { false }
 
-    /// Nothing to renew: the default of the 0.4 requirement.
-    public func reauthenticate() async throws {}
+    /// Renews the credentials now, as 0.4's `reauthenticate()` did: calls
+    /// ``reauthenticate(after:)`` with a request carrying the current credentials, so a ``JWTAuth``
+    /// refreshes (joining a refresh in flight). Does nothing for a method that implements neither.
+    public func reauthenticate() async throws {
+        // Reached from the default `reauthenticate(after:)` of this very type: neither is implemented.
+        guard !LegacyReauthentication.forwarding.contains(ObjectIdentifier(Self.self)) else { return }
+        let current = try await authenticate(request: URLRequest(url: LegacyReauthentication.placeholder))
+        try await reauthenticate(after: current)
+    }
 
     /// `Authorization`.
     public var credentialHeaderNames: [String] { ["Authorization"] }
@@ -108,6 +117,14 @@ public struct NoAuth: AuthenticationMethod, Hashable {
 
     /// None.
     public var credentialHeaderNames: [String] { [] }
+}
+
+/// Breaks the cycle between the two defaults: the types whose default `reauthenticate(after:)` is
+/// calling their `reauthenticate()` in this task. A task-local, so concurrent refreshes never see
+/// each other's.
+enum LegacyReauthentication {
+    @TaskLocal static var forwarding: Set<ObjectIdentifier> = []
+    static let placeholder = URL(string: "endpoints-reauthenticate:current")!
 }
 
 /// The error a 0.4-style `shouldReauthenticate(for error:response:)` of an ``AuthenticationMethod``

@@ -97,3 +97,14 @@ public struct AuthenticatedSession<Auth: AuthenticationMethod>: Sendable {
         "Declare your own ServerDefinition with baseUrls per environment, and `typealias Server = YourServer` in each endpoint."
 )
 public struct GenericServer {}
+
+extension HeaderKeyAuth {
+    /// Creates the method with the header given as a ``Header``, as Endpoints 0.4 did.
+    ///
+    /// ```swift
+    /// let auth = HeaderKeyAuth(key: apiKey, header: Header(name: "X-API-Key"), prefix: nil)
+    /// ```
+    public init(key: String, header: Header, prefix: String? = "Bearer") {
+        self.init(key: key, header: header.name, prefix: prefix)
+    }
+}

@@ -152,6 +152,93 @@ import Testing
     }
 }
 
+// Endpoints 0.4's AuthenticationTests (`authentication` branch:
+// Tests/EndpointsTests/AuthenticationTests.swift) for the built-in methods. JWTAuth's 0.4
+// initializer took `configuration:` and read tokens with `getTokens()`; here they are
+// `refreshTriggerStatusCodes:`/`expiryLeeway:` and `tokens`.
+@Suite struct BuiltinAuthenticationTests04 {
+    @Test
+    func apiKeyAuthAddsAuthorizationHeader() async throws {
+        let auth = HeaderKeyAuth(key: "test-key")
+        let request = URLRequest(url: URL(string: "https://example.com")!)
+
+        let authenticated = try await auth.authenticate(request: request)
+
+        #expect(authenticated.value(forHTTPHeaderField: "Authorization") == "Bearer test-key")
+    }
+
+    @Test
+    func apiKeyAuthSupportsCustomHeaderAndNoPrefix() async throws {
+        let auth = HeaderKeyAuth(key: "secret", header: Header(name: "X-API-Key"), prefix: nil)
+        let request = URLRequest(url: URL(string: "https://example.com")!)
+
+        let authenticated = try await auth.authenticate(request: request)
+
+        #expect(authenticated.value(forHTTPHeaderField: "X-API-Key") == "secret")
+        #expect(authenticated.value(forHTTPHeaderField: "Authorization") == nil)
+    }
+
+    @Test
+    func jwtAuthRequiresTokens() async throws {
+        let auth = JWTAuth(initialTokens: nil) { _ in
+            JWTAuth.TokenPair(accessToken: "new", refreshToken: "refresh")
+        }
+
+        // 0.4 caught the error and matched it; `#expect(throws:)` also fails when nothing throws.
+        await #expect(throws: AuthenticationError.self) {
+            _ = try await auth.authenticate(request: URLRequest(url: URL(string: "https://example.com")!))
+        }
+    }
+
+    /// 0.4's `reauthenticate()` called directly renews the tokens. (0.4's test started five at
+    /// once and expected one refresh; calls made while a refresh is in flight join it, but one
+    /// made after it ends starts another, so the count is not asserted for concurrent calls.)
+    @Test
+    func jwtAuthReauthenticateRefreshes() async throws {
+        let counter = TestLocked(0)
+        let auth = JWTAuth(
+            initialTokens: .init(accessToken: "old", refreshToken: "refresh"),
+            refreshHandler: { refreshToken in
+                counter.withLock { $0 += 1 }
+                return JWTAuth.TokenPair(accessToken: "new", refreshToken: refreshToken)
+            }
+        )
+
+        try await auth.reauthenticate()
+
+        #expect(counter.withLock { $0 } == 1)
+        #expect(auth.tokens?.accessToken == "new")
+    }
+
+    @Test
+    func cookieAuthSetsCookieHeader() async throws {
+        let auth = CookieAuth(name: "session", value: "abc123")
+        let request = URLRequest(url: URL(string: "https://example.com")!)
+
+        let authenticated = try await auth.authenticate(request: request)
+
+        #expect(authenticated.value(forHTTPHeaderField: Header.cookie.name) == "session=abc123")
+    }
+
+    @Test
+    func cookieAuthAppendsToExistingCookies() async throws {
+        let auth = CookieAuth(name: "session", value: "abc123")
+        var request = URLRequest(url: URL(string: "https://example.com")!)
+        request.setValue("theme=dark", forHTTPHeaderField: Header.cookie.name)
+
+        let authenticated = try await auth.authenticate(request: request)
+
+        #expect(authenticated.value(forHTTPHeaderField: Header.cookie.name) == "theme=dark; session=abc123")
+    }
+
+    /// A method that implements neither spelling of reauthenticate does nothing when asked.
+    @Test
+    func reauthenticateWithoutRefreshDoesNothing() async throws {
+        try await HeaderKeyAuth(key: "k").reauthenticate()
+        try await HeaderKeyAuth(key: "k").reauthenticate(after: URLRequest(url: URL(string: "https://example.com")!))
+    }
+}
+
 /// Status codes a test's authentication method saw.
 final class Seen: Sendable {
     private let state = TestLocked<[Int]>([])
