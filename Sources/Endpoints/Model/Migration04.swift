@@ -108,3 +108,9 @@ extension HeaderKeyAuth {
         self.init(key: key, header: header.name, prefix: prefix)
     }
 }
+
+extension Method {
+    /// The method's token; Endpoints 0.4's name for ``rawValue``.
+    @available(*, deprecated, renamed: "rawValue")
+    public var methodString: String { rawValue }
+}
