@@ -276,6 +276,20 @@ import Testing
         #expect(decoded == errorResponse)
     }
 
+    // Intended change (error types): 0.4 decoded EmptyCodable from an error body, so an HTML error
+    // page was `.errorResponseParseError`; an endpoint without an error type gets `.errorResponse`.
+    @Test
+    func emptyErrorTypeIsAlwaysErrorResponse() throws {
+        let badGateway = HTTPURLResponse(
+            url: URL(fileURLWithPath: ""), statusCode: 502, httpVersion: nil, headerFields: nil)
+        let result = PostEndpoint2.definition.response(data: Data("<html>".utf8), response: badGateway, error: nil)
+        guard case .failure(.errorResponse(let response, _)) = result else {
+            Issue.record("expected .errorResponse, got \(result)")
+            return
+        }
+        #expect(response.statusCode == 502)
+    }
+
     // Migrated as the README says: `TestServer.environment = .local` is gone (it does not
     // compile, with a message); each request names its environment.
     @Test
