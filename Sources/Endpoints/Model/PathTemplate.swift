@@ -49,7 +49,7 @@ public struct PathTemplate<T>: Sendable, ExpressibleByStringInterpolation {
 
     /// Creates a template with fixed text only.
     public init(stringLiteral value: String) {
-        pieces = value.isEmpty ? [] : [.literal(PercentEncoding.encodeLiteralPath(value))]
+        pieces = value.isEmpty ? [] : [PathTemplate.literal(value)]
     }
 
     /// Creates a template from an interpolated string literal.
@@ -69,7 +69,7 @@ public struct PathTemplate<T>: Sendable, ExpressibleByStringInterpolation {
         /// Appends fixed path text.
         public mutating func appendLiteral(_ literal: String) {
             guard !literal.isEmpty else { return }
-            pieces.append(.literal(PercentEncoding.encodeLiteralPath(literal)))
+            pieces.append(PathTemplate.literal(literal))
         }
 
         /// Appends a value read from the components at `path`.
@@ -139,68 +139,92 @@ public struct PathTemplate<T>: Sendable, ExpressibleByStringInterpolation {
 
     /// Writes the encoded path for `components` after `output`.
     func render(_ components: T, into output: inout String) throws(EndpointError) {
-        var path = ""
-        try assemble(into: &path) { (name, read) throws(EndpointError) -> String? in
-            guard let value = read(components) else { return nil }
-            guard !value.isEmpty, value != ".", value != ".." else {
-                throw .invalidPathValue(name, value: value)
-            }
-            return PercentEncoding.encode(value, as: .component)
-        }
-        output.append(path)
+        try assemble(.values(components), into: &output)
     }
 
-    /// Puts the pieces together with 0.4's slash rules; `text` gives each value's encoded text, or
-    /// `nil` to leave it out.
-    private func assemble(
-        into output: inout String,
-        text: (String, @Sendable (T) -> String?) throws(EndpointError) -> String?
-    ) throws(EndpointError) {
+    private enum Filling {
+        /// Each value's encoded text.
+        case values(T)
+        /// `{name}` for each value.
+        case names
+    }
+
+    /// Puts the pieces together after `output` with 0.4's slash rules: a piece that includes its
+    /// slash is followed by `/` when another piece follows, one that does not (`includesSlash:
+    /// false`) takes the `/` before it away, and a value left out is skipped. No `//` can result:
+    /// literals are merged when the template is made, values cannot hold `/`, and a `/` that meets
+    /// another where two pieces join is written once.
+    private func assemble(_ filling: Filling, into output: inout String) throws(EndpointError) {
         let slash = UInt8(ascii: "/")
-        for (index, piece) in pieces.enumerated() {
-            let isLast = index == pieces.count - 1
+        // Whether what this call wrote so far ends with `/`; `output`'s earlier text is not touched.
+        var endsWithSlash = false
+        // Whether a `/` is owed before the next piece (one that does not start with `/` itself).
+        var pendingSlash = false
+        let lastIndex = pieces.count - 1
+        for index in pieces.indices {
             let written: String
             let includesSlash: Bool
-            switch piece {
+            switch pieces[index] {
             case .literal(let literal):
                 written = literal
                 includesSlash = true
             case .value(let name, let slashes, let read):
-                written = try text(name, read) ?? ""
                 includesSlash = slashes
+                switch filling {
+                case .names:
+                    written = "{\(name)}"
+                case .values(let components):
+                    if let value = read(components) {
+                        guard !value.isEmpty, value != ".", value != ".." else {
+                            throw .invalidPathValue(name, value: value)
+                        }
+                        written = PercentEncoding.encode(value, as: .component)
+                    } else {
+                        written = ""
+                    }
+                }
             }
-            if !includesSlash, output.utf8.last == slash { output.removeLast() }
-            guard !written.isEmpty else {
-                // A value left out takes its `/` with it at the end; elsewhere the `//` is merged below.
-                if isLast, output.utf8.last == slash { output.removeLast() }
+            if !includesSlash {
+                pendingSlash = false
+                if endsWithSlash {
+                    output.removeLast()
+                    endsWithSlash = false
+                }
+            }
+            let bytes = written.utf8
+            guard let first = bytes.first, let lastByte = bytes.last else {
+                // A value left out takes its `/` with it at the end; in the middle the `/` owed
+                // before it is written before the next piece.
+                if index == lastIndex, endsWithSlash { output.removeLast() }
                 continue
             }
-            output.append(written)
-            if includesSlash, !isLast, written.utf8.last != slash { output.append("/") }
+            if first == slash, endsWithSlash {
+                // `users/` + `/posts`: one `/`.
+                output.append(contentsOf: Substring(bytes.dropFirst()))
+            } else {
+                if pendingSlash, first != slash { output.append("/") }
+                output.append(written)
+            }
+            endsWithSlash = lastByte == slash
+            pendingSlash = includesSlash && !endsWithSlash
         }
-        // Developer text may hold `//` too; values cannot (theirs is `%2F`).
-        Self.mergeEmptySegments(&output)
     }
 
-    private static func mergeEmptySegments(_ path: inout String) {
+    /// Developer-written path text as a piece: encoded, with `//` written as `/`.
+    static func literal(_ text: String) -> Piece {
         let slash = UInt8(ascii: "/")
-        var previous: UInt8 = 0
-        let hasEmptySegment = path.utf8.contains { byte in
-            defer { previous = byte }
-            return byte == slash && previous == slash
-        }
-        guard hasEmptySegment else { return }
+        let encoded = PercentEncoding.encodeLiteralPath(text)
         var merged: [UInt8] = []
-        merged.reserveCapacity(path.utf8.count)
-        for byte in path.utf8 where !(byte == slash && merged.last == slash) { merged.append(byte) }
-        path = String(decoding: merged, as: UTF8.self)
+        merged.reserveCapacity(encoded.utf8.count)
+        for byte in encoded.utf8 where !(byte == slash && merged.last == slash) { merged.append(byte) }
+        return .literal(merged.count == encoded.utf8.count ? encoded : String(decoding: merged, as: UTF8.self))
     }
 
     /// The template as text, with `{name}` for each value: `users/{userId}/posts`.
     public var description: String {
         var output = ""
         // Naming the values cannot fail.
-        try? assemble(into: &output) { name, _ in "{\(name)}" }
+        try? assemble(.names, into: &output)
         return output
     }
 }

@@ -83,6 +83,14 @@ import Testing
         #expect(try joined.path(with: components) == "item('a%2Fb%20c')")
     }
 
+    @Test func emptySegmentsAreWrittenOnce() throws {
+        let doubled: PathTemplate<Components> = "a//b/"
+        #expect(doubled.description == "a/b/")
+        let middle: PathTemplate<Components> = "tags/\(path: \.tag)/recent"
+        #expect(try middle.path(with: components) == "tags/recent")
+        #expect(try middle.path(with: Components(userId: 1, postId: "p", tag: "x")) == "tags/x/recent")
+    }
+
     @Test func emptyDotAndDotDotValuesAreStillRefused() {
         for value in ["", ".", ".."] {
             let bad = Components(userId: 1, postId: value, tag: nil)
