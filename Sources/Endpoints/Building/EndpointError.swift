@@ -5,7 +5,8 @@
 public enum EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The server has no base URL for the requested environment.
     case missingBaseURL(server: String, environment: String)
-    /// A path value read from the components was `nil`.
+    /// A path value read from the components was `nil`. ``PathTemplate`` no longer throws it: as in
+    /// Endpoints 0.4, a `nil` value's segment is left out of the path.
     case missingPathValue(String)
     /// A path value was empty, `.` or `..`, which would change the path's shape.
     case invalidPathValue(String, value: String)
@@ -30,7 +31,7 @@ public enum EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingBaseURL(let server, let environment):
             "\(server) has no base URL for the environment '\(environment)'; add it to baseUrls or request another environment."
         case .missingPathValue(let name):
-            "The path value '\(name)' is nil; pass a value, because a path segment cannot be left out."
+            "The path value '\(name)' is nil; pass a value."
         case .invalidPathValue(let name, let value):
             "The path value '\(name)' is \(value.isEmpty ? "empty" : "'\(value)'"), which would change the shape of the path; pass a non-empty value other than '.' or '..'."
         case .invalidMethod(let method):

@@ -14,17 +14,29 @@ public protocol EncoderType {
     func encode<T: Encodable>(_ value: T) throws -> Data
 
     /// The `Content-Type` sent with the body unless the definition sets one; `nil` sends none.
+    /// The default is the type's ``contentType-swift.type.property``.
     var contentType: String? { get }
+
+    /// The `Content-Type` of every value of this encoder type, as Endpoints 0.4 declared it
+    /// (`static var contentType`). An encoder that declares only this one sends it; one whose
+    /// content type depends on the value (a multipart boundary) implements the instance property.
+    static var contentType: String? { get }
 }
 
 extension EncoderType {
+    /// The type's ``contentType-swift.type.property``, so a 0.4 encoder's static content type is sent.
+    public var contentType: String? { Self.contentType }
+
     /// No content type by default.
-    public var contentType: String? { nil }
+    public static var contentType: String? { nil }
 }
 
 extension JSONEncoder: EncoderType {
     /// `application/json`.
     public var contentType: String? { "application/json" }
+
+    /// `application/json`.
+    public static var contentType: String? { "application/json" }
 }
 
 /// Something that turns response bytes into a value: `JSONDecoder`, or your own.

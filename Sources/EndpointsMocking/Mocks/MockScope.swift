@@ -26,8 +26,8 @@ struct MockScope: EndpointMockResolver {
         let call = RecordedCall(endpoint: endpoint, wasMocked: action != nil)
         for registry in registries { registry.record(call) }
 
-        if let action {
-            return await action.run(endpoint)
+        if let action, let outcome = await action.run(endpoint) {
+            return outcome
         }
         if let outer, let outcome = await outer.resolve(endpoint) {
             return outcome

@@ -10,7 +10,8 @@ import Foundation
 ///   even where no context says which headers an endpoint's authentication set;
 /// - JSON fields at any depth, form fields, multipart fields and query items whose name, compared
 ///   case-insensitively and ignoring `_` and `-`, is or ends with `password`, `token`, `secret`,
-///   `access_token`, `refresh_token` or `api_key` (`newPassword`, `id_token` and `client_secret` match too);
+///   `access_token`, `refresh_token` or `api_key` (`newPassword`, `id_token` and `client_secret` match too,
+///   and so does a bracketed name with such a part, `user[password]` or `tokens[0]`);
 /// - header names that match the same way (`X-Auth-Token`);
 /// - the user and password of a URL (`https://user:pass@host`).
 ///
@@ -116,7 +117,14 @@ public struct Redaction: Sendable, Hashable {
 
     private func matchesField(_ name: String) -> Bool {
         let normalized = Redaction.normalize(name)
-        return fields.contains { normalized.hasSuffix($0) }
+        if fields.contains(where: { normalized.hasSuffix($0) }) { return true }
+        // Bracketed names (multipart's `user[password]` and `tokens[0]`, Rails-style forms) match
+        // when any of their parts does.
+        guard name.utf8.contains(UInt8(ascii: "[")) else { return false }
+        return name.split(whereSeparator: { $0 == "[" || $0 == "]" }).contains { part in
+            let normalized = Redaction.normalize(String(part))
+            return fields.contains { normalized.hasSuffix($0) }
+        }
     }
 
     /// Lower-cased, without `_` and `-`: `Access_Token` and `accessToken` become `accesstoken`.
