@@ -21,6 +21,9 @@ public enum EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
     case conflictingBody
     /// The body encoder threw.
     case bodyEncodingFailed(UnderlyingError)
+    /// An ``AdHocRequest``'s `Response` is not `Decodable`, `Data` or `Void`, and no `map` says how
+    /// to make one; the associated value names the type.
+    case unsupportedResponse(String)
 
     /// A sentence that says what went wrong and what to fix.
     public var description: String {
@@ -44,6 +47,8 @@ public enum EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
             "The endpoint has both form parameters and a body; a request carries one body, so remove one of them."
         case .bodyEncodingFailed(let underlying):
             "The body could not be encoded (\(underlying)); check the body's Encodable conformance and the encoder."
+        case .unsupportedResponse(let type):
+            "The request's response type \(type) is not Decodable, Data or Void; make it Decodable, or map a Request<Data> to it."
         }
     }
 }
