@@ -21,30 +21,58 @@ struct RequestShape<P, H>: Sendable {
 
     /// Splits and checks the parts. `hasBody` says whether an encoded body goes with them.
     init(method: Method, parameters: [Parameter<P>], headers: [Header: HeaderField<H>], hasBody: Bool) {
+        self.init(
+            method: method,
+            parameters: parameters,
+            distinctHeaders: headers.map { HeaderEntry($0.key, $0.value) }.sorted { $0.name.name < $1.name.name },
+            hasBody: hasBody
+        )
+    }
+
+    /// Splits and checks the parts, with headers written as a list where **the last one with a name
+    /// wins**, spelling included (what ``DefinitionBuilder`` and ``RequestContentBuilder`` promise).
+    init(method: Method, parameters: [Parameter<P>], headerList entries: [HeaderEntry<H>], hasBody: Bool) {
+        self.init(method: method, parameters: parameters, distinctHeaders: Self.lastWins(entries), hasBody: hasBody)
+    }
+
+    private init(method: Method, parameters: [Parameter<P>], distinctHeaders headers: [HeaderEntry<H>], hasBody: Bool) {
         self.method = method
-        self.queryParameters = parameters.filter { $0.location == .query }
-        self.formParameters = parameters.filter { $0.location == .form }
-        self.headerList = headers.map { (name: $0.key.name, field: $0.value) }.sorted { $0.name < $1.name }
-        self.contentTypeName = headers.keys.first { $0 == .contentType }?.name
+        var query: [Parameter<P>] = []
+        var form: [Parameter<P>] = []
+        for parameter in parameters {
+            if parameter.location == .query { query.append(parameter) } else { form.append(parameter) }
+        }
+        self.queryParameters = query
+        self.formParameters = form
+        self.headerList = headers.map { (name: $0.name.name, field: $0.field) }
+        self.contentTypeName = headers.first { $0.name == .contentType }?.name.name
         if !method.isValidToken {
             problem = .invalidMethod(method.rawValue)
-        } else if let bad = headers.keys.first(where: { !HTTPToken.isValid($0.name) }) {
-            problem = .invalidHeaderName(bad.name)
-        } else if !formParameters.isEmpty && hasBody {
+        } else if let bad = headers.first(where: { !HTTPToken.isValid($0.name.name) }) {
+            problem = .invalidHeaderName(bad.name.name)
+        } else if !form.isEmpty && hasBody {
             problem = .conflictingBody
         } else {
             problem = nil
         }
     }
 
-    /// Headers written as a list, where **the last one with a name wins**, spelling included.
-    static func lastWins(_ entries: [HeaderEntry<H>]) -> [Header: HeaderField<H>] {
-        var headers: [Header: HeaderField<H>] = [:]
+    /// `entries` with each name kept once: the last entry with that name, where it was written.
+    static func lastWins(_ entries: [HeaderEntry<H>]) -> [HeaderEntry<H>] {
+        var kept: [HeaderEntry<H>] = []
+        kept.reserveCapacity(entries.count)
         for entry in entries {
-            // Remove first: assigning to an existing key would keep the earlier spelling.
-            headers.removeValue(forKey: entry.name)
-            headers[entry.name] = entry.field
+            // A linear scan: requests have a handful of headers, and a dictionary costs more.
+            kept.removeAll { $0.name == entry.name }
+            kept.append(entry)
         }
+        return kept
+    }
+
+    /// `entries` as a dictionary, the last entry with a name winning, spelling included.
+    static func lastWinsDictionary(_ entries: [HeaderEntry<H>]) -> [Header: HeaderField<H>] {
+        var headers: [Header: HeaderField<H>] = [:]
+        for entry in lastWins(entries) { headers[entry.name] = entry.field }
         return headers
     }
 

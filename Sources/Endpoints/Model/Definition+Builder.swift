@@ -138,7 +138,7 @@ extension Definition {
         @DefinitionBuilder<T> _ content: () -> DefinitionBuilder<T>.Component
     ) {
         let component = content()
-        let headers = RequestShape<T.ParameterComponents, T.HeaderComponents>.lastWins(component.headers)
+        let headers = RequestShape<T.ParameterComponents, T.HeaderComponents>.lastWinsDictionary(component.headers)
         self.init(method: method, path: path, parameters: component.parameters, headers: headers)
     }
 }

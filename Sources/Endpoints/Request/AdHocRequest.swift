@@ -152,7 +152,7 @@ struct AdHocRequestParts: Sendable {
         self.shape = RequestShape(
             method: method,
             parameters: content.parameters,
-            headers: RequestShape<Void, Void>.lastWins(headers),
+            headerList: headers,
             hasBody: body != nil
         )
     }
@@ -163,7 +163,7 @@ struct AdHocRequestParts: Sendable {
         shape = RequestShape(
             method: shape.method,
             parameters: parameters,
-            headers: RequestShape<Void, Void>.lastWins(headers),
+            headerList: headers,
             hasBody: body != nil
         )
     }

@@ -1,0 +1,68 @@
+import Endpoints
+import EndpointsTestServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+#if canImport(Combine)
+    import Combine
+#endif
+
+// Seed 003 (SwiftyNetworking's Agify.io example) in our API: the endpoint as a `Request` value with
+// a result-built query, called with static-member dot syntax, async, with a completion handler and
+// with Combine. The samples name api.agify.io; `withLoopback` sends them to a local TestServer.
+
+struct Person: Decodable, Sendable {
+    let name: String
+    let age: Int
+    let count: Int
+}
+
+extension Request where Response == Person {
+    static func estimatedAge(forName personName: String) -> Self {
+        .get("https://api.agify.io/") {
+            URLQueryItem(name: "name", value: "\(personName)")
+            Header.accept.value("application/json")
+        }
+    }
+}
+
+/// A server that answers `/` as Agify.io does.
+func agifyServer() throws -> TestServer {
+    let server = try TestServer()
+    server.route("/") { request in
+        struct Answer: Encodable, Sendable {
+            let name: String
+            let age: Int
+            let count: Int
+        }
+        guard let name = request.queryValue("name") else { return .json(["error": "Missing 'name' parameter"], status: 422) }
+        return .json(Answer(name: name, age: 34, count: 40138))
+    }
+    return server
+}
+
+@Suite struct Seed003Samples {
+    @Test func asyncAwait() async throws {
+        let server = try agifyServer()
+        defer { server.stop() }
+        try await withLoopback(to: server) {
+            let person = try await URLSession.shared.response(with: .estimatedAge(forName: "Zaid"))
+            #expect("\(person.name) is probably \(person.age) years old." == "Zaid is probably 34 years old.")
+        }
+        let sent = try #require(server.requests.last)
+        #expect(sent.method == "GET")
+        #expect(sent.rawPath == "/")
+        #expect(sent.rawQuery == "name=Zaid")
+        #expect(sent.header("Accept") == "application/json")
+    }
+
+    @Test func theRequestValueIsInspectable() throws {
+        let request = try Request.estimatedAge(forName: "Zaid Ø").urlRequest()
+        #expect(request.url?.absoluteString == "https://api.agify.io/?name=Zaid%20%C3%98")
+        #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
+    }
+}
