@@ -16,27 +16,55 @@ struct RequestShape<P, H>: Sendable {
     let headerList: [(name: String, field: HeaderField<H>)]
     /// The Content-Type header's name as written, when the headers set one.
     let contentTypeName: String?
+    /// `URLRequest.timeoutInterval`, or `nil` for the session's.
+    let timeout: Double?
     /// What makes every request of this shape fail, found once here.
     let problem: EndpointError?
 
     /// Splits and checks the parts. `hasBody` says whether an encoded body goes with them.
-    init(method: Method, parameters: [Parameter<P>], headers: [Header: HeaderField<H>], hasBody: Bool) {
+    init(
+        method: Method,
+        parameters: [Parameter<P>],
+        headers: [Header: HeaderField<H>],
+        hasBody: Bool,
+        timeout: Double?
+    ) {
         self.init(
             method: method,
             parameters: parameters,
             distinctHeaders: headers.map { HeaderEntry($0.key, $0.value) }.sorted { $0.name.name < $1.name.name },
-            hasBody: hasBody
+            hasBody: hasBody,
+            timeout: timeout
         )
     }
 
     /// Splits and checks the parts, with headers written as a list where **the last one with a name
     /// wins**, spelling included (what ``DefinitionBuilder`` and ``RequestContentBuilder`` promise).
-    init(method: Method, parameters: [Parameter<P>], headerList entries: [HeaderEntry<H>], hasBody: Bool) {
-        self.init(method: method, parameters: parameters, distinctHeaders: Self.lastWins(entries), hasBody: hasBody)
+    init(
+        method: Method,
+        parameters: [Parameter<P>],
+        headerList entries: [HeaderEntry<H>],
+        hasBody: Bool,
+        timeout: Double?
+    ) {
+        self.init(
+            method: method,
+            parameters: parameters,
+            distinctHeaders: Self.lastWins(entries),
+            hasBody: hasBody,
+            timeout: timeout
+        )
     }
 
-    private init(method: Method, parameters: [Parameter<P>], distinctHeaders headers: [HeaderEntry<H>], hasBody: Bool) {
+    private init(
+        method: Method,
+        parameters: [Parameter<P>],
+        distinctHeaders headers: [HeaderEntry<H>],
+        hasBody: Bool,
+        timeout: Double?
+    ) {
         self.method = method
+        self.timeout = timeout
         var query: [Parameter<P>] = []
         var form: [Parameter<P>] = []
         for parameter in parameters {
@@ -52,6 +80,8 @@ struct RequestShape<P, H>: Sendable {
             problem = .invalidHeaderName(bad.name.name)
         } else if !form.isEmpty && hasBody {
             problem = .conflictingBody
+        } else if let timeout, !(timeout > 0) {
+            problem = .invalidTimeout(timeout)
         } else {
             problem = nil
         }
@@ -92,6 +122,7 @@ struct RequestShape<P, H>: Sendable {
         var request = URLRequest(url: url)
         // GET is URLRequest's default; setting it costs a bridge to NSURLRequest on Linux.
         if method != .get { request.httpMethod = method.rawValue }
+        if let timeout { request.timeoutInterval = timeout }
 
         // One assignment of all fields: each `setValue` call copies the request's storage on Linux.
         var fields: [String: String] = [:]
@@ -120,7 +151,8 @@ struct RequestShape<P, H>: Sendable {
 
     private func appendQuery(_ components: P, strategy: QueryEncodingStrategy, to text: inout String) {
         guard !queryParameters.isEmpty else { return }
-        var separator: Character = text.contains("?") ? "&" : "?"
+        // `utf8.contains`, not `contains("?")`: with Foundation imported, that one is NSString's search.
+        var separator: Character = text.utf8.contains(UInt8(ascii: "?")) ? "&" : "?"
         for parameter in queryParameters {
             for value in parameter.values(components) {
                 text.append(separator)

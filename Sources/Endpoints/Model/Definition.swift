@@ -20,6 +20,12 @@ public struct Definition<T: Endpoint>: Sendable {
     public let parameters: [Parameter<T.ParameterComponents>]
     /// Headers set from the endpoint's values or fixed here.
     public let headers: [Header: HeaderField<T.HeaderComponents>]
+    /// The request's timeout in seconds (`URLRequest.timeoutInterval`): how long the request may
+    /// wait for more data before it fails with `URLError.timedOut`. `nil` keeps the session's.
+    public let timeout: Double?
+    /// The statuses decoded as the endpoint's `Response`; anything else is decoded as its
+    /// `ErrorResponse`. 2xx unless the definition says otherwise.
+    public let acceptableStatusCodes: StatusCodes
 
     /// The parts split and checked once, for building.
     let shape: RequestShape<T.ParameterComponents, T.HeaderComponents>
@@ -30,21 +36,28 @@ public struct Definition<T: Endpoint>: Sendable {
     ///   - path: The path template, relative to the server's base URL.
     ///   - parameters: Query items and form fields.
     ///   - headers: Header fields.
+    ///   - timeout: The request's timeout in seconds; the session's when omitted.
+    ///   - acceptableStatusCodes: The statuses that are not errors; 2xx when omitted.
     public init(
         method: Method = .get,
         path: PathTemplate<T.PathComponents>,
         parameters: [Parameter<T.ParameterComponents>] = [],
-        headers: [Header: HeaderField<T.HeaderComponents>] = [:]
+        headers: [Header: HeaderField<T.HeaderComponents>] = [:],
+        timeout: Double? = nil,
+        acceptableStatusCodes: StatusCodes = .successful
     ) {
         self.method = method
         self.path = path
         self.parameters = parameters
         self.headers = headers
+        self.timeout = timeout
+        self.acceptableStatusCodes = acceptableStatusCodes
         self.shape = RequestShape(
             method: method,
             parameters: parameters,
             headers: headers,
-            hasBody: T.Body.self != EmptyCodable.self
+            hasBody: T.Body.self != EmptyCodable.self,
+            timeout: timeout
         )
     }
 
@@ -59,6 +72,8 @@ public struct Definition<T: Endpoint>: Sendable {
         path = other.path
         parameters = other.parameters
         headers = other.headers
+        timeout = other.timeout
+        acceptableStatusCodes = other.acceptableStatusCodes
         shape = other.shape
     }
 }

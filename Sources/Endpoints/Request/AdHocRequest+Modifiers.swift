@@ -78,7 +78,7 @@ extension AdHocRequest {
     /// ```
     public func header<Value: ParameterRepresentable>(_ name: Header, _ value: Value) -> Self {
         var copy = self
-        copy.parts.add(headers: [name.value(value)])
+        copy.parts.reshape(adding: [name.value(value)], timeout: nil)
         return copy
     }
 
@@ -101,6 +101,31 @@ extension AdHocRequest {
     public func middleware(_ middleware: [any Middleware]) -> Self {
         var copy = self
         copy.parts.middleware += middleware
+        return copy
+    }
+
+    /// The same request with a timeout in seconds (`URLRequest.timeoutInterval`), as a definition's
+    /// `timeout`; `nil` keeps the session's. A timeout that is not positive fails the request with
+    /// ``EndpointError/invalidTimeout(_:)`` before anything is sent.
+    ///
+    /// ```swift
+    /// Request<Report>.get("reports/latest", on: Api.base).timeout(2.5)
+    /// ```
+    public func timeout(_ seconds: Double?) -> Self {
+        var copy = self
+        copy.parts.reshape(timeout: .some(seconds))
+        return copy
+    }
+
+    /// The same request, accepting `codes` as successful responses (2xx unless set); any other
+    /// status is decoded as `ErrorResponse`.
+    ///
+    /// ```swift
+    /// Request<Data>.get("avatar", on: Api.base).header(.ifNoneMatch, etag).acceptableStatusCodes(.successful + [304])
+    /// ```
+    public func acceptableStatusCodes(_ codes: StatusCodes) -> Self {
+        var copy = self
+        copy.parts.acceptableStatusCodes = codes
         return copy
     }
 

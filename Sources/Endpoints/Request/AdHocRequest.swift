@@ -8,7 +8,7 @@ import Foundation
 /// responses are not decoded (``EmptyCodable``), as an `Endpoint`'s are by default.
 ///
 /// ```swift
-/// let users = try await URLSession.shared.response(with: Request<[User]>.get("https://api.example.com/users"))
+/// let users = try await URLSession.shared.response(for: Request<[User]>.get("https://api.example.com/users"))
 /// ```
 ///
 /// See <doc:AdHocRequests>.
@@ -30,7 +30,7 @@ public typealias Request<Response: Sendable> = AdHocRequest<Response, EmptyCodab
 ///     }
 /// }
 ///
-/// let age = try await URLSession.shared.response(with: .estimatedAge(forName: "Zaid"))
+/// let age = try await URLSession.shared.response(for: .estimatedAge(forName: "Zaid"))
 /// ```
 ///
 /// - `Response` decodes from the body with the request's ``decoder(_:)`` when it is `Decodable`; a
@@ -131,6 +131,7 @@ struct AdHocRequestParts: Sendable {
     /// Checked and split once, when the request is made.
     private(set) var shape: RequestShape<Void, Void>
     var queryEncoding: QueryEncodingStrategy = .default
+    var acceptableStatusCodes: StatusCodes = .successful
     var auth: (any AuthenticationMethod)?
     var middleware: [any Middleware] = []
     var name: String?
@@ -153,18 +154,20 @@ struct AdHocRequestParts: Sendable {
             method: method,
             parameters: content.parameters,
             headerList: headers,
-            hasBody: body != nil
+            hasBody: body != nil,
+            timeout: nil
         )
     }
 
-    /// Adds `more` after the headers so far, and checks them all again.
-    mutating func add(headers more: [HeaderEntry<Void>]) {
+    /// Adds `more` after the headers so far, sets the timeout, and checks them all again.
+    mutating func reshape(adding more: [HeaderEntry<Void>] = [], timeout: Double??) {
         headers += more
         shape = RequestShape(
             method: shape.method,
             parameters: parameters,
             headerList: headers,
-            hasBody: body != nil
+            hasBody: body != nil,
+            timeout: timeout ?? shape.timeout
         )
     }
 }

@@ -16,7 +16,7 @@ import Foundation
 ///     )
 /// }
 ///
-/// let users = try await URLSession.shared.response(with: Request<[User]>.get("users", on: Api.base))
+/// let users = try await URLSession.shared.response(for: Request<[User]>.get("users", on: Api.base))
 /// ```
 ///
 /// Or take it all from a ``ServerDefinition``, environment included, so that ad-hoc requests and

@@ -11,35 +11,30 @@ extension AdHocRequest {
     /// The authentication method the request is sent with: its own, its base's, or none.
     var authentication: any AuthenticationMethod { parts.auth ?? parts.target.base?.auth ?? NoAuth() }
 
-    /// The middleware the request goes through: its base's, then its own; outermost first.
-    var middlewareChain: [any Middleware] { (parts.target.base?.middleware ?? []) + parts.middleware }
-
-    /// Builds the request, or the typed error that stops it before anything is sent.
+    /// Builds the request, or the typed error that stops it before anything is sent: a `Response`
+    /// nothing can decode stops it too.
     func builtRequest() throws(EndpointError) -> URLRequest {
         guard decode != nil else { throw .unsupportedResponse("\(Response.self)") }
         return try urlRequest()
     }
 
-    /// Validates the status and decodes the body: `Response` for 2xx, `ErrorResponse` otherwise.
-    func decodeResult(_ data: Data, response: HTTPURLResponse) throws(TaskError) -> Response {
-        guard (200..<300).contains(response.statusCode) else {
-            if let empty = EmptyCodable() as? ErrorResponse {
-                throw .errorResponse(httpResponse: response, response: empty)
-            }
-            let decoded: ErrorResponse
-            do {
-                decoded = try errorDecoder.decode(ErrorResponse.self, from: data)
-            } catch {
-                throw .errorResponseParseError(httpResponse: response, data: data, error: DecodingFailure(error))
-            }
-            throw .errorResponse(httpResponse: response, response: decoded)
-        }
-        guard let decode else { throw .endpointError(.unsupportedResponse("\(Response.self)")) }
-        do {
-            return try decode(data, response, responseDecoder)
-        } catch {
-            throw .responseParseError(httpResponse: response, data: data, error: DecodingFailure(error))
-        }
+    /// The request as the pipeline runs it, with `middleware` (a client's) between the base's and
+    /// the request's own.
+    func call(middleware: [any Middleware] = []) -> PipelineCall<Response, ErrorResponse> {
+        let request = self
+        return PipelineCall(
+            name: name,
+            build: { () throws(EndpointError) in try request.builtRequest() },
+            auth: authentication,
+            middleware: (parts.target.base?.middleware ?? []) + middleware + parts.middleware,
+            acceptableStatusCodes: parts.acceptableStatusCodes,
+            decodeResponse: { data, response in
+                guard let decode = request.decode else { throw EndpointError.unsupportedResponse("\(Response.self)") }
+                return try decode(data, response, request.responseDecoder)
+            },
+            decodeError: { data in try request.errorDecoder.decode(ErrorResponse.self, from: data) },
+            mock: nil
+        )
     }
 }
 
@@ -47,8 +42,8 @@ extension URLSession {
     /// Sends `request` and returns its typed response.
     ///
     /// ```swift
-    /// let users = try await URLSession.shared.response(with: Request<[User]>.get("users", on: Api.base))
-    /// let age = try await URLSession.shared.response(with: .estimatedAge(forName: "Zaid"))
+    /// let users = try await URLSession.shared.response(for: Request<[User]>.get("users", on: Api.base))
+    /// let age = try await URLSession.shared.response(for: .estimatedAge(forName: "Zaid"))
     /// ```
     ///
     /// The request goes through the pipeline an ``Endpoint`` goes through: it is built (a bad value
@@ -58,77 +53,116 @@ extension URLSession {
     /// task cancels the request.
     /// - Throws: `EndpointTaskError<ErrorResponse>`, which covers every failure.
     public func response<Response, ErrorResponse>(
-        with request: AdHocRequest<Response, ErrorResponse>
+        for request: AdHocRequest<Response, ErrorResponse>
     ) async throws(EndpointTaskError<ErrorResponse>) -> Response {
-        try await AdHocPipeline(request: request, session: self).run()
+        try await EndpointClient(session: self).response(for: request)
     }
 
     /// Sends a ``Request`` (no typed error body): the same as the overload for any
     /// so that static members such as `.estimatedAge(forName:)` resolve without naming the type.
     public func response<Response>(
-        with request: Request<Response>
+        for request: Request<Response>
     ) async throws(EndpointTaskError<EmptyCodable>) -> Response {
-        try await AdHocPipeline(request: request, session: self).run()
+        try await EndpointClient(session: self).response(for: request)
     }
 }
 
-/// Sends an ad-hoc request: build → authenticate → middleware → transport → validate → decode.
-///
-/// A stand-in until the pipeline core runs closures: it follows `Pipeline.run` step for step.
-struct AdHocPipeline<Response: Sendable, ErrorResponse: Decodable & Sendable> {
-    typealias TaskError = EndpointTaskError<ErrorResponse>
-    let request: AdHocRequest<Response, ErrorResponse>
-    let session: URLSession
+extension EndpointClient {
+    /// Sends `request` through this client's transport and middleware and returns its typed
+    /// response; see ``Foundation/URLSession/response(for:)-(AdHocRequest<Response,ErrorResponse>)``.
+    ///
+    /// ```swift
+    /// let client = EndpointClient(session: .shared, middleware: [LoggingMiddleware(level: .basic)])
+    /// let users = try await client.response(for: Request<[User]>.get("users", on: Api.base))
+    /// ```
+    ///
+    /// Middleware run in this order: the request base's, the client's, then the request's own.
+    public func response<Response, ErrorResponse>(
+        for request: AdHocRequest<Response, ErrorResponse>
+    ) async throws(EndpointTaskError<ErrorResponse>) -> Response {
+        try await request.call(middleware: middleware).run(on: transport).0
+    }
 
-    func run() async throws(TaskError) -> Response {
-        let overrides = PipelineOverrides.current
-        if Task.isCancelled { throw .cancelled }
+    /// Sends a ``Request`` (no typed error body), so that static members resolve without naming
+    /// the type: `try await client.response(for: .estimatedAge(forName: "Zaid"))`.
+    public func response<Response>(
+        for request: Request<Response>
+    ) async throws(EndpointTaskError<EmptyCodable>) -> Response {
+        try await request.call(middleware: middleware).run(on: transport).0
+    }
+
+    /// Sends `request` and returns its typed response with the HTTP response it came from.
+    ///
+    /// ```swift
+    /// let result = try await client.typedResponse(for: Request<[User]>.get("users", on: Api.base))
+    /// let etag = result.value(forHTTPHeaderField: "ETag")
+    /// ```
+    public func typedResponse<Response, ErrorResponse>(
+        for request: AdHocRequest<Response, ErrorResponse>
+    ) async throws(EndpointTaskError<ErrorResponse>) -> TypedResponse<Response> {
+        let (value, response) = try await request.call(middleware: middleware).run(on: transport)
+        return TypedResponse(value: value, httpResponse: response)
+    }
+
+    /// Creates a data task for `request`, sent through this client when resumed; see
+    /// ``Foundation/URLSession/endpointTask(for:completion:)-(AdHocRequest<Response,ErrorResponse>,_)``.
+    public func endpointTask<Response, ErrorResponse>(
+        for request: AdHocRequest<Response, ErrorResponse>,
+        completion: @escaping @Sendable (Result<Response, EndpointTaskError<ErrorResponse>>) -> Void
+    ) throws(EndpointTaskError<ErrorResponse>) -> URLSessionDataTask {
         let built: URLRequest
         do {
             built = try request.builtRequest()
         } catch {
             throw .endpointError(error)
         }
-        let transport = overrides.transport ?? URLSessionTransport(session: session)
-        let auth = request.authentication
-        let credentialHeaders = Set(auth.credentialHeaderNames.map { $0.lowercased() })
-        var attempt = 1
-        while true {
-            let authenticated: URLRequest
-            do {
-                authenticated = try await auth.authenticate(request: built)
-            } catch {
-                throw Task.isCancelled ? .cancelled : .authenticationError(error)
-            }
-            let context = RequestContext(
-                endpointName: request.name,
-                credentialHeaders: credentialHeaders,
-                authenticationAttempt: attempt,
-                credentialUpdate: { auth.updatedCredentials(for: $0) }
-            )
-            var next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse) = { request in
-                try await transport.send(request, context: context)
-            }
-            for middleware in request.middlewareChain.reversed() {
-                let inner = next
-                next = { request in try await middleware.intercept(request, context: context, next: inner) }
-            }
-            let (data, response): (Data, HTTPURLResponse)
-            do {
-                (data, response) = try await next(authenticated)
-            } catch {
-                throw TaskError(error)
-            }
-            if attempt == 1, auth.shouldReauthenticate(for: authenticated, response: response) {
-                do {
-                    try await auth.reauthenticate(after: authenticated)
-                } catch {
-                    throw Task.isCancelled ? .cancelled : .authenticationError(error)
-                }
-                attempt += 1
-                continue
-            }
-            return try request.decodeResult(data, response: response)
-        }
+        let call = request.call(middleware: middleware)
+        let prebuilt = PipelineCall(
+            name: call.name,
+            build: { built },
+            auth: call.auth,
+            middleware: call.middleware,
+            acceptableStatusCodes: call.acceptableStatusCodes,
+            decodeResponse: call.decodeResponse,
+            decodeError: call.decodeError,
+            mock: call.mock
+        )
+        return PipelineDataTask(request: built, call: prebuilt, transport: transport, completion: completion)
+    }
+}
+
+extension URLSession {
+    /// Creates a data task for `request`; call `resume()` to send it, `cancel()` to cancel it.
+    ///
+    /// ```swift
+    /// let task = try URLSession.shared.endpointTask(for: .estimatedAge(forName: "Zaid")) { result in
+    ///     switch result {
+    ///     case .success(let person): print("\(person.name) is probably \(person.age) years old.")
+    ///     case .failure(let error): print(error)
+    ///     }
+    /// }
+    /// task.resume()
+    /// ```
+    ///
+    /// The request is built when the task is created: a request that cannot be built throws
+    /// `.endpointError` here and nothing is sent. Resuming runs the same pipeline as
+    /// ``response(for:)-(AdHocRequest<Response,ErrorResponse>)``, authentication included (unlike an
+    /// `Endpoint`'s task, a request's authentication is a value, known only at run time). The
+    /// completion handler is called exactly once, on an arbitrary queue; after `cancel()` it gets
+    /// `.cancelled` unless it was already called.
+    public func endpointTask<Response, ErrorResponse>(
+        for request: AdHocRequest<Response, ErrorResponse>,
+        completion: @escaping @Sendable (Result<Response, EndpointTaskError<ErrorResponse>>) -> Void
+    ) throws(EndpointTaskError<ErrorResponse>) -> URLSessionDataTask {
+        try EndpointClient(session: self).endpointTask(for: request, completion: completion)
+    }
+
+    /// Creates a data task for a ``Request`` (no typed error body), so that static members resolve
+    /// without naming the type.
+    public func endpointTask<Response>(
+        for request: Request<Response>,
+        completion: @escaping @Sendable (Result<Response, EndpointTaskError<EmptyCodable>>) -> Void
+    ) throws(EndpointTaskError<EmptyCodable>) -> URLSessionDataTask {
+        try EndpointClient(session: self).endpointTask(for: request, completion: completion)
     }
 }

@@ -12,7 +12,7 @@ import Testing
 // are environments of one server), interceptors as middleware, and an error body decoded for a bad
 // status. The samples name their hosts; `withLoopback` sends them to a local TestServer.
 
-struct User: Codable, Sendable, Equatable {
+struct AppUser: Codable, Sendable, Equatable {
     let id: Int
     let name: String
 }
@@ -37,18 +37,18 @@ struct MobileServer: ServerDefinition {
     }
 
     static let auth = HeaderKeyAuth(key: "my-api-key", header: "API-Key", prefix: nil)
-    static var middleware: [any Middleware] { [LoggingMiddleware(level: .verbose, sink: MobileLog.sink)] }
+    static var middleware: [any Middleware] { [LoggingMiddleware(level: .bodies, sink: MobileLog.sink)] }
 }
 
 enum MobileApi {
     static let services = RequestBase(MobileServer.self)
 }
 
-extension Request where Response == [User] {
+extension Request where Response == [AppUser] {
     static var allUsers: Self { .get("users", on: MobileApi.services) }
 }
 
-extension Request where Response == User {
+extension Request where Response == AppUser {
     static func createUser(_ user: CreateUser) -> Self {
         .post("users", on: MobileApi.services, body: user)
     }
@@ -63,11 +63,11 @@ enum MobileLog {
 /// A users service; the tests read the API key it was sent from its recorded requests.
 func usersServer() throws -> TestServer {
     let server = try TestServer()
-    let users = [User(id: 1, name: "Leanne"), User(id: 2, name: "Ervin")]
+    let users = [AppUser(id: 1, name: "Leanne"), AppUser(id: 2, name: "Ervin")]
     server.route("/users") { request in
         if request.method == "POST" {
             let new = (try? JSONDecoder().decode([String: String].self, from: request.body)) ?? [:]
-            return .json(User(id: 3, name: new["name"] ?? "?"), status: 201)
+            return .json(AppUser(id: 3, name: new["name"] ?? "?"), status: 201)
         }
         return .json(users)
     }
@@ -80,8 +80,53 @@ func usersServer() throws -> TestServer {
         let server = try usersServer()
         defer { server.stop() }
         try await withLoopback(to: server) {
-            let users: [User] = try await URLSession.shared.response(with: .get("https://jsonplaceholder.typicode.com/users"))
+            let users: [AppUser] = try await URLSession.shared.response(for: .get("https://jsonplaceholder.typicode.com/users"))
             #expect(users.map(\.name) == ["Leanne", "Ervin"])
+        }
+    }
+
+    @Test func completionHandlerReturnsSomethingCancellable() async throws {
+        let server = try usersServer()
+        defer { server.stop() }
+        let names = try await withLoopback(to: server) {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[String], any Error>) in
+                do {
+                    let task = try URLSession.shared.endpointTask(for: .get("https://jsonplaceholder.typicode.com/users")) {
+                        (result: Result<[AppUser], Request<[AppUser]>.TaskError>) in
+                        switch result {
+                        case let .success(users):
+                            continuation.resume(returning: users.map(\.name))
+                        case let .failure(error):
+                            continuation.resume(throwing: error)
+                        }
+                    }
+                    task.resume()
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+        #expect(names == ["Leanne", "Ervin"])
+
+        // The task is the cancellable: cancelled before it ran, it completes with `.cancelled`.
+        let cancelled = try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<Request<[AppUser]>.TaskError?, any Error>) in
+            do {
+                let task = try URLSession.shared.endpointTask(for: Request<[AppUser]>.allUsers) { result in
+                    continuation.resume(returning: result.failure())
+                }
+                task.cancel()
+                task.resume()
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+        #expect(cancelled?.isCancelled == true)
+    }
+
+    @Test func aTaskThatCannotBeBuiltThrowsWhenItIsMade() {
+        #expect(throws: Request<[AppUser]>.TaskError.self) {
+            try URLSession.shared.endpointTask(for: Request<[AppUser]>.get("not a url")) { _ in }
         }
     }
 
@@ -89,10 +134,10 @@ func usersServer() throws -> TestServer {
         let server = try usersServer()
         defer { server.stop() }
         try await withLoopback(to: server) {
-            let users = try await URLSession.shared.response(with: .allUsers)
+            let users = try await URLSession.shared.response(for: .allUsers)
             #expect(users.count == 2)
-            let created = try await URLSession.shared.response(with: .createUser(CreateUser(name: "Clementine")))
-            #expect(created == User(id: 3, name: "Clementine"))
+            let created = try await URLSession.shared.response(for: .createUser(CreateUser(name: "Clementine")))
+            #expect(created == AppUser(id: 3, name: "Clementine"))
         }
         #expect(server.requests.map { $0.header("API-Key") } == ["my-api-key", "my-api-key"])
         #expect(server.requests.map(\.method) == ["GET", "POST"])
@@ -100,7 +145,7 @@ func usersServer() throws -> TestServer {
 
     @Test func stagingIsAnotherEnvironmentOfTheSameServer() throws {
         let staging = RequestBase(MobileServer.self, environment: .staging)
-        let request = try Request<[User]>.get("users", on: staging).urlRequest()
+        let request = try Request<[AppUser]>.get("users", on: staging).urlRequest()
         #expect(request.url?.absoluteString == "https://staging.mobile.example.com/users")
     }
 
@@ -109,7 +154,7 @@ func usersServer() throws -> TestServer {
         defer { server.stop() }
         let marker = "seed-001-\(UUID().uuidString)"
         try await withLoopback(to: server) {
-            _ = try await URLSession.shared.response(with: Request<[User]>.allUsers.header("X-Marker", marker))
+            _ = try await URLSession.shared.response(for: Request<[AppUser]>.allUsers.header("X-Marker", marker))
         }
         let logged = MobileLog.lines.withLock { $0 }.filter { $0.contains(marker) }
         #expect(!logged.isEmpty)
@@ -119,9 +164,9 @@ func usersServer() throws -> TestServer {
     @Test func aBadStatusDecodesTheErrorBody() async throws {
         let server = try usersServer()
         defer { server.stop() }
-        let broken = Request<[User]>.get("broken", on: MobileApi.services).errorBody(MobileApiError.self)
+        let broken = Request<[AppUser]>.get("broken", on: MobileApi.services).errorBody(MobileApiError.self)
         let result = await outcome(loopback: server) { () async throws(EndpointTaskError<MobileApiError>) in
-            try await URLSession.shared.response(with: broken)
+            try await URLSession.shared.response(for: broken)
         }
         guard case .errorResponse(let http, let apiError) = result.failure() else {
             Issue.record("expected .errorResponse, got \(result)")

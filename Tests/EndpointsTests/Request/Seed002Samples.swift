@@ -57,8 +57,8 @@ func shopServer() throws -> TestServer {
             return .json(["code": "401", "message": "who are you?"], status: 401)
         }
         if request.method == "PATCH" {
-            let patch = (try? JSONDecoder().decode([String: String].self, from: request.body)) ?? [:]
-            return .json(Customer(name: patch["name"] ?? "?"))
+            let patch = try? JSONDecoder().decode(Customer.self, from: request.body)
+            return .json(Customer(name: patch?.name ?? "?"))
         }
         return .json(Customer(name: "Alex"))
     }
@@ -74,9 +74,9 @@ func shopServer() throws -> TestServer {
         let server = try shopServer()
         defer { server.stop() }
         try await withLoopback(to: server) {
-            let customer = try await URLSession.shared.response(with: API.getCustomer())
+            let customer = try await URLSession.shared.response(for: API.getCustomer())
             #expect(customer == Customer(name: "Alex"))
-            let renamed = try await URLSession.shared.response(with: API.patchCustomer(name: "Alexander"))
+            let renamed = try await URLSession.shared.response(for: API.patchCustomer(name: "Alexander"))
             #expect(renamed.name == "Alexander")
         }
         #expect(server.requests.map(\.method) == ["GET", "PATCH"])
@@ -92,8 +92,10 @@ func shopServer() throws -> TestServer {
             return name.uppercased()
         }
         try await withLoopback(to: server) {
-            #expect(try await URLSession.shared.response(with: name) == "Alex")
-            #expect(try await URLSession.shared.response(with: shouted) == "ALEX")
+            let plain = try await URLSession.shared.response(for: name)
+            let loud = try await URLSession.shared.response(for: shouted)
+            #expect(plain == "Alex")
+            #expect(loud == "ALEX")
         }
     }
 
@@ -110,7 +112,8 @@ func shopServer() throws -> TestServer {
             body: CustomerPatch(name: "Sam", newsletter: true)
         )
         try await withLoopback(to: server) {
-            #expect(try await URLSession.shared.response(with: patch).name == "Sam")
+            let patched = try await URLSession.shared.response(for: patch)
+            #expect(patched.name == "Sam")
         }
         let sent = try #require(server.requests.last)
         #expect(sent.header("Content-Type") == "application/json")
@@ -124,10 +127,10 @@ func shopServer() throws -> TestServer {
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         decoder.dateDecodingStrategy = .iso8601
         try await withLoopback(to: server) {
-            let customer = try await URLSession.shared.response(with: API.getCustomer())
-            let orders = try await URLSession.shared.response(with: API.orders(for: customer).decoder(decoder))
+            let customer = try await URLSession.shared.response(for: API.getCustomer())
+            let orders = try await URLSession.shared.response(for: API.orders(for: customer).decoder(decoder))
             #expect(orders.map(\.orderId) == [1, 2])
-            #expect(orders[0].placedAt == Date(timeIntervalSince1970: 1_764_415_458))
+            #expect(orders[0].placedAt == ISO8601DateFormatter().date(from: "2026-11-29T11:24:18Z"))
         }
     }
 
@@ -136,7 +139,7 @@ func shopServer() throws -> TestServer {
         defer { server.stop() }
         let customer = Customer(name: "Alex")
         let result = await outcome(loopback: server) { () async throws(Request<[Order]>.TaskError) in
-            try await URLSession.shared.response(with: API.orders(for: customer))
+            try await URLSession.shared.response(for: API.orders(for: customer))
         }
         guard case .responseParseError(let http, let data, let error) = result.failure() else {
             Issue.record("expected .responseParseError, got \(result)")
@@ -144,7 +147,7 @@ func shopServer() throws -> TestServer {
         }
         #expect(http.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self).contains("order_id"))
-        #expect(error.codingPath == "[0]")
+        #expect(error.codingPath == "[0].orderId")
     }
 
     @Test func errorBodiesAfterValidation() async throws {
@@ -152,7 +155,7 @@ func shopServer() throws -> TestServer {
         defer { server.stop() }
         let missing = Request<Customer>.get("customers/nobody", on: API.base).errorBody(ShopError.self)
         let result = await outcome(loopback: server) { () async throws(EndpointTaskError<ShopError>) in
-            try await URLSession.shared.response(with: missing)
+            try await URLSession.shared.response(for: missing)
         }
         guard case .errorResponse(let http, let body) = result.failure() else {
             Issue.record("expected .errorResponse, got \(result)")
@@ -167,7 +170,7 @@ func shopServer() throws -> TestServer {
         defer { server.stop() }
         let unauthorized = API.getCustomer().auth(NoAuth()).errorBody(ShopError.self)
         let result = await outcome(loopback: server) { () async throws(EndpointTaskError<ShopError>) in
-            try await URLSession.shared.response(with: unauthorized)
+            try await URLSession.shared.response(for: unauthorized)
         }
         guard case .errorResponseParseError(let http, let data, _) = result.failure() else {
             Issue.record("expected .errorResponseParseError, got \(result)")
@@ -181,7 +184,7 @@ func shopServer() throws -> TestServer {
         let fake = FakeHTTPTransport()
         fake.register(.get, "/api/customer/profile", .json(Customer(name: "Alex")))
         try await withFakeTransport(fake) {
-            let customer = try await URLSession.shared.response(with: API.getCustomer())
+            let customer = try await URLSession.shared.response(for: API.getCustomer())
             #expect(customer.name == "Alex")
         }
         #expect(fake.requests.map(\.path) == ["/api/customer/profile"])
@@ -195,8 +198,8 @@ func shopServer() throws -> TestServer {
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         decoder.dateDecodingStrategy = .iso8601
         try await withLoopback(to: server) {
-            let customer = try await URLSession.shared.response(with: API.getCustomer())
-            let orders = try await URLSession.shared.response(with: API.orders(for: customer).decoder(decoder))
+            let customer = try await URLSession.shared.response(for: API.getCustomer())
+            let orders = try await URLSession.shared.response(for: API.orders(for: customer).decoder(decoder))
             #expect(orders.count == 2)
         }
         #expect(server.requests.map(\.rawPath) == ["/api/customer/profile", "/api/customers/Alex/orders"])
@@ -206,12 +209,15 @@ func shopServer() throws -> TestServer {
         let server = try TestServer()
         defer { server.stop() }
         let slow = Request<Data>.get("\(server.baseURL.absoluteString)/delay/10000")
-        let task = Task { () async throws(Request<Data>.TaskError) -> Data in
-            try await URLSession.shared.response(with: slow)
+        let task = Task { () async -> Result<Data, Request<Data>.TaskError> in
+            do throws(Request<Data>.TaskError) {
+                return .success(try await URLSession.shared.response(for: slow))
+            } catch {
+                return .failure(error)
+            }
         }
         try await waitForRequests(1, on: server)
         task.cancel()
-        let result = await task.result
-        #expect(result.failure()?.isCancelled == true)
+        #expect(await task.value.failure()?.isCancelled == true)
     }
 }

@@ -50,7 +50,7 @@ func agifyServer() throws -> TestServer {
         let server = try agifyServer()
         defer { server.stop() }
         try await withLoopback(to: server) {
-            let person = try await URLSession.shared.response(with: .estimatedAge(forName: "Zaid"))
+            let person = try await URLSession.shared.response(for: .estimatedAge(forName: "Zaid"))
             #expect("\(person.name) is probably \(person.age) years old." == "Zaid is probably 34 years old.")
         }
         let sent = try #require(server.requests.last)
@@ -59,6 +59,54 @@ func agifyServer() throws -> TestServer {
         #expect(sent.rawQuery == "name=Zaid")
         #expect(sent.header("Accept") == "application/json")
     }
+
+    @Test func completionHandler() async throws {
+        let server = try agifyServer()
+        defer { server.stop() }
+        let sentence = try await withLoopback(to: server) {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
+                do {
+                    let task = try URLSession.shared.endpointTask(for: .estimatedAge(forName: "Zaid")) { result in
+                        do {
+                            let person = try result.get()
+                            continuation.resume(returning: "\(person.name) is probably \(person.age) years old.")
+                        } catch {
+                            // Handle errors
+                            continuation.resume(throwing: error)
+                        }
+                    }
+                    task.resume()
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+        #expect(sentence == "Zaid is probably 34 years old.")
+    }
+
+    #if canImport(Combine)
+        @Test func combine() async throws {
+            let server = try agifyServer()
+            defer { server.stop() }
+            let received = TestLocked<[String]>([])
+            let finished = TestLocked<Bool>(false)
+            try await withLoopback(to: server) {
+                try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+                    let subscription: AnyCancellable = URLSession.shared.endpointPublisher(for: .estimatedAge(forName: "Zaid"))
+                        .sink { completion in
+                            // Handle errors
+                            finished.withLock { $0 = true }
+                            if case .failure(let error) = completion { done.resume(throwing: error) } else { done.resume() }
+                        } receiveValue: { person in
+                            received.withLock { $0.append("\(person.name) is probably \(person.age) years old.") }
+                        }
+                    _ = subscription
+                }
+            }
+            #expect(received.withLock { $0 } == ["Zaid is probably 34 years old."])
+            #expect(finished.withLock { $0 })
+        }
+    #endif
 
     @Test func theRequestValueIsInspectable() throws {
         let request = try Request.estimatedAge(forName: "Zaid Ø").urlRequest()
