@@ -69,7 +69,7 @@ extension URLSession {
 
 extension EndpointClient {
     /// Sends `request` through this client's transport and middleware and returns its typed
-    /// response; see ``Foundation/URLSession/response(for:)-(AdHocRequest<Response,ErrorResponse>)``.
+    /// response; see `URLSession.response(for:)`.
     ///
     /// ```swift
     /// let client = EndpointClient(session: .shared, middleware: [LoggingMiddleware(level: .basic)])
@@ -105,7 +105,7 @@ extension EndpointClient {
     }
 
     /// Creates a data task for `request`, sent through this client when resumed; see
-    /// ``Foundation/URLSession/endpointTask(for:completion:)-(AdHocRequest<Response,ErrorResponse>,_)``.
+    /// `URLSession.endpointTask(for:completion:)`.
     public func endpointTask<Response, ErrorResponse>(
         for request: AdHocRequest<Response, ErrorResponse>,
         completion: @escaping @Sendable (Result<Response, EndpointTaskError<ErrorResponse>>) -> Void
@@ -146,7 +146,7 @@ extension URLSession {
     ///
     /// The request is built when the task is created: a request that cannot be built throws
     /// `.endpointError` here and nothing is sent. Resuming runs the same pipeline as
-    /// ``response(for:)-(AdHocRequest<Response,ErrorResponse>)``, authentication included (unlike an
+    /// `URLSession.response(for:)`, authentication included (unlike an
     /// `Endpoint`'s task, a request's authentication is a value, known only at run time). The
     /// completion handler is called exactly once, on an arbitrary queue; after `cancel()` it gets
     /// `.cancelled` unless it was already called.

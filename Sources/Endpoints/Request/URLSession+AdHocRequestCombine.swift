@@ -14,7 +14,7 @@
         ///     }
         /// ```
         ///
-        /// A thin layer over ``response(for:)-(AdHocRequest<Response,ErrorResponse>)``: the same
+        /// A thin layer over `URLSession.response(for:)`: the same
         /// pipeline runs, and cancelling the subscription cancels the request.
         public func endpointPublisher<Response, ErrorResponse>(
             for request: AdHocRequest<Response, ErrorResponse>

@@ -80,7 +80,8 @@ func usersServer() throws -> TestServer {
         let server = try usersServer()
         defer { server.stop() }
         try await withLoopback(to: server) {
-            let users: [AppUser] = try await URLSession.shared.response(for: .get("https://jsonplaceholder.typicode.com/users"))
+            let users: [AppUser] = try await URLSession.shared.response(
+                for: .get("https://jsonplaceholder.typicode.com/users"))
             #expect(users.map(\.name) == ["Leanne", "Ervin"])
         }
     }
@@ -91,7 +92,9 @@ func usersServer() throws -> TestServer {
         let names = try await withLoopback(to: server) {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[String], any Error>) in
                 do {
-                    let task = try URLSession.shared.endpointTask(for: .get("https://jsonplaceholder.typicode.com/users")) {
+                    let task = try URLSession.shared.endpointTask(
+                        for: .get("https://jsonplaceholder.typicode.com/users")
+                    ) {
                         (result: Result<[AppUser], Request<[AppUser]>.TaskError>) in
                         switch result {
                         case let .success(users):

@@ -63,7 +63,10 @@ func shopServer() throws -> TestServer {
         return .json(Customer(name: "Alex"))
     }
     server.route("/api/customers/Alex/orders") { _ in
-        .json(raw: #"[{"order_id": 1, "placed_at": "2026-11-29T11:24:18Z"}, {"order_id": 2, "placed_at": "2026-11-30T08:00:00Z"}]"#)
+        .json(
+            raw:
+                #"[{"order_id": 1, "placed_at": "2026-11-29T11:24:18Z"}, {"order_id": 2, "placed_at": "2026-11-30T08:00:00Z"}]"#
+        )
     }
     server.route("/api/*") { _ in .json(raw: #"{"code": 404, "message": "no such thing"}"#, status: 404) }
     return server
@@ -118,6 +121,16 @@ func shopServer() throws -> TestServer {
         let sent = try #require(server.requests.last)
         #expect(sent.header("Content-Type") == "application/json")
         #expect(jsonObject(sent.body) == jsonObject(Data(#"{"name": "Sam", "newsletter": true}"#.utf8)))
+    }
+
+    @Test func formFields() throws {
+        let login = Request<Data>.post("login", on: API.base) {
+            Parameter.formValue("user", value: "ada lovelace")
+            Parameter.formValue("password", value: "p&ss=word+")
+        }
+        let request = try login.urlRequest()
+        #expect(request.httpBody == Data("user=ada+lovelace&password=p%26ss%3Dword%2B".utf8))
+        #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded")
     }
 
     @Test func arraysOfCodableItemsAndACustomDecoder() async throws {

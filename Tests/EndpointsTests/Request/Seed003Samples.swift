@@ -39,7 +39,9 @@ func agifyServer() throws -> TestServer {
             let age: Int
             let count: Int
         }
-        guard let name = request.queryValue("name") else { return .json(["error": "Missing 'name' parameter"], status: 422) }
+        guard let name = request.queryValue("name") else {
+            return .json(["error": "Missing 'name' parameter"], status: 422)
+        }
         return .json(Answer(name: name, age: 34, count: 40138))
     }
     return server
@@ -92,14 +94,16 @@ func agifyServer() throws -> TestServer {
             let finished = TestLocked<Bool>(false)
             try await withLoopback(to: server) {
                 try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-                    let subscription: AnyCancellable = URLSession.shared.endpointPublisher(for: .estimatedAge(forName: "Zaid"))
-                        .sink { completion in
-                            // Handle errors
-                            finished.withLock { $0 = true }
-                            if case .failure(let error) = completion { done.resume(throwing: error) } else { done.resume() }
-                        } receiveValue: { person in
-                            received.withLock { $0.append("\(person.name) is probably \(person.age) years old.") }
-                        }
+                    let subscription: AnyCancellable = URLSession.shared.endpointPublisher(
+                        for: .estimatedAge(forName: "Zaid")
+                    )
+                    .sink { completion in
+                        // Handle errors
+                        finished.withLock { $0 = true }
+                        if case .failure(let error) = completion { done.resume(throwing: error) } else { done.resume() }
+                    } receiveValue: { person in
+                        received.withLock { $0.append("\(person.name) is probably \(person.age) years old.") }
+                    }
                     _ = subscription
                 }
             }
