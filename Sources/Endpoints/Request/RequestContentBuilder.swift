@@ -29,24 +29,61 @@ public enum RequestContentBuilder {
         var headers: [HeaderEntry<Void>] = []
     }
 
+    /// One statement: a query item or form field, or a header.
+    public struct Item: Sendable {
+        fileprivate enum Kind: Sendable {
+            case parameter(Parameter<Void>)
+            case header(HeaderEntry<Void>)
+        }
+        fileprivate let kind: Kind
+    }
+
     /// A query item.
-    public static func buildExpression(_ item: URLQueryItem) -> Component {
-        Component(parameters: [.queryValue(item.name, value: item.value)])
+    public static func buildExpression(_ item: URLQueryItem) -> Item {
+        Item(kind: .parameter(.queryValue(item.name, value: item.value)))
     }
 
     /// A query item or form field.
-    public static func buildExpression(_ parameter: Parameter<Void>) -> Component {
-        Component(parameters: [parameter])
+    public static func buildExpression(_ parameter: Parameter<Void>) -> Item {
+        Item(kind: .parameter(parameter))
     }
 
     /// A header.
-    public static func buildExpression(_ header: HeaderEntry<Void>) -> Component {
-        Component(headers: [header])
+    public static func buildExpression(_ header: HeaderEntry<Void>) -> Item {
+        Item(kind: .header(header))
     }
 
-    /// Several statements in sequence.
-    public static func buildBlock(_ components: Component...) -> Component {
-        buildArray(components)
+    /// No statements.
+    public static func buildBlock() -> Component {
+        Component()
+    }
+
+    /// The first statement of a block.
+    public static func buildPartialBlock(first: Item) -> Component {
+        buildPartialBlock(accumulated: Component(), next: first)
+    }
+
+    /// The first statement of a block, when it is an `if`, `switch` or `for`.
+    public static func buildPartialBlock(first: Component) -> Component {
+        first
+    }
+
+    /// One more statement, appended in place (one array each, however many statements).
+    public static func buildPartialBlock(accumulated: Component, next: Item) -> Component {
+        var result = accumulated
+        switch next.kind {
+        case .parameter(let parameter): result.parameters.append(parameter)
+        case .header(let header): result.headers.append(header)
+        }
+        return result
+    }
+
+    /// One more `if`, `switch` or `for`.
+    public static func buildPartialBlock(accumulated: Component, next: Component) -> Component {
+        var result = accumulated
+        result.parameters += next.parameters
+        result.headers += next.headers
+        return result
     }
 
     /// An `if` without `else`, or an `if let`, whose condition was false.
@@ -66,12 +103,10 @@ public enum RequestContentBuilder {
 
     /// The statements of every iteration of a `for` loop.
     public static func buildArray(_ components: [Component]) -> Component {
-        var result = Component()
-        for component in components {
+        components.reduce(into: Component()) { result, component in
             result.parameters += component.parameters
             result.headers += component.headers
         }
-        return result
     }
 
     /// An `if #available` branch.

@@ -33,7 +33,7 @@ extension AdHocRequest {
                 return try decode(data, response, request.responseDecoder)
             },
             decodeError: { data in try request.errorDecoder.decode(ErrorResponse.self, from: data) },
-            mock: nil
+            mock: { resolver in await (resolver as? any AdHocRequestMockResolver)?.resolve(request) }
         )
     }
 }
@@ -165,4 +165,13 @@ extension URLSession {
     ) throws(EndpointTaskError<EmptyCodable>) -> URLSessionDataTask {
         try EndpointClient(session: self).endpointTask(for: request, completion: completion)
     }
+}
+
+/// Answers ad-hoc requests with typed values instead of sending them: what a mock scope of
+/// EndpointsMocking does for a request registered by name, next to ``EndpointMockResolver``.
+package protocol AdHocRequestMockResolver: Sendable {
+    /// The mocked outcome for `request`, or `nil` to send it for real.
+    func resolve<Response, ErrorResponse>(
+        _ request: AdHocRequest<Response, ErrorResponse>
+    ) async -> Result<Response, EndpointTaskError<ErrorResponse>>?
 }

@@ -204,6 +204,21 @@ func shopServer() throws -> TestServer {
         #expect(fake.requests.first?.header("Authorization") == "Bearer access-token")
     }
 
+    @Test func unitTestsWithTypedMocks() async throws {
+        let mocks = MockRegistry(strict: true)
+        mocks.register(API.getCustomer(), returning: Customer(name: "Mocked"))
+        try await withMock(mocks) {
+            let customer = try await URLSession.shared.response(for: API.getCustomer())
+            #expect(customer.name == "Mocked")
+        }
+        await #expect(throws: Request<[Order]>.TaskError.self) {
+            try await withMock(mocks) {
+                try await URLSession.shared.response(for: API.orders(for: Customer(name: "Alex")))
+            }
+        }
+        #expect(mocks.requestNames == ["GET customer/profile", "GET customers/{1}/orders"])
+    }
+
     @Test func chainingTwoRequests() async throws {
         let server = try shopServer()
         defer { server.stop() }
