@@ -145,15 +145,6 @@ enum BuildBenchmark {
                 ).urlRequest()
             })
         compare(
-            name: "TEMP make only", count: count, names: ("Request", "Endpoint"),
-            library: { _ = adHocGet(get) },
-            handWritten: {
-                _ = try! BenchGet(
-                    pathComponents: get.pathComponents, parameterComponents: get.parameterComponents,
-                    headerComponents: get.headerComponents
-                ).urlRequest()
-            })
-        compare(
             name: "POST JSON body", count: count, names: ("Request", "Endpoint"),
             library: { _ = try! adHocPost(post).urlRequest() },
             handWritten: { _ = try! BenchPost(body: post.body, pathComponents: post.pathComponents).urlRequest() })

@@ -65,20 +65,21 @@ struct RequestShape<P, H>: Sendable {
     ) {
         self.method = method
         self.timeout = timeout
-        var query: [Parameter<P>] = []
-        var form: [Parameter<P>] = []
-        for parameter in parameters {
-            if parameter.location == .query { query.append(parameter) } else { form.append(parameter) }
+        if parameters.allSatisfy({ $0.location == .query }) {
+            // The common case keeps the array it was given: nothing to split, nothing to allocate.
+            self.queryParameters = parameters
+            self.formParameters = []
+        } else {
+            self.queryParameters = parameters.filter { $0.location == .query }
+            self.formParameters = parameters.filter { $0.location == .form }
         }
-        self.queryParameters = query
-        self.formParameters = form
         self.headerList = headers.map { (name: $0.name.name, field: $0.field) }
         self.contentTypeName = headers.first { $0.name == .contentType }?.name.name
         if !method.isValidToken {
             problem = .invalidMethod(method.rawValue)
         } else if let bad = headers.first(where: { !HTTPToken.isValid($0.name.name) }) {
             problem = .invalidHeaderName(bad.name.name)
-        } else if !form.isEmpty && hasBody {
+        } else if !formParameters.isEmpty && hasBody {
             problem = .conflictingBody
         } else if let timeout, !(timeout > 0) {
             problem = .invalidTimeout(timeout)
@@ -89,6 +90,10 @@ struct RequestShape<P, H>: Sendable {
 
     /// `entries` with each name kept once: the last entry with that name, where it was written.
     static func lastWins(_ entries: [HeaderEntry<H>]) -> [HeaderEntry<H>] {
+        let distinct = entries.indices.allSatisfy { index in
+            !entries[..<index].contains { $0.name == entries[index].name }
+        }
+        if distinct { return entries }
         var kept: [HeaderEntry<H>] = []
         kept.reserveCapacity(entries.count)
         for entry in entries {

@@ -144,7 +144,8 @@ struct AdHocRequestParts: Sendable {
         bodyEncoder: (any EncoderType & Sendable)?
     ) {
         let body = body is EmptyCodable ? nil : body
-        let headers = (target.base?.headers ?? []) + content.headers
+        let baseHeaders = target.base?.headers ?? []
+        let headers = baseHeaders.isEmpty ? content.headers : baseHeaders + content.headers
         self.target = target
         self.parameters = content.parameters
         self.headers = headers

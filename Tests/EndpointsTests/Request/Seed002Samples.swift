@@ -228,7 +228,7 @@ func shopServer() throws -> TestServer {
         try await withLoopback(to: server) {
             let customer = try await URLSession.shared.response(for: API.getCustomer())
             let orders = try await URLSession.shared.response(for: API.orders(for: customer).decoder(decoder))
-            #expect(orders.count == 2)
+            #expect(orders.map(\.orderId) == [1, 2])
         }
         #expect(server.requests.map(\.rawPath) == ["/api/customer/profile", "/api/customers/Alex/orders"])
     }
