@@ -67,7 +67,7 @@ public final class MockRegistry: Sendable {
 
     // MARK: Ad-hoc requests
 
-    /// Mocks the ad-hoc requests named as `request` is (``AdHocRequest/name``: the method and the
+    /// Mocks the ad-hoc requests named as `request` is (`AdHocRequest.name`: the method and the
     /// URL or path as written, or the name given with `named(_:)`): while this registry is
     /// installed they are answered by `outcome`, which receives the request that was sent.
     ///
