@@ -22,10 +22,10 @@ let package = Package(
         .target(name: "EndpointsMocking", dependencies: ["Endpoints"], swiftSettings: upcoming),
         // The Swift Testing trait, apart so that EndpointsMocking never links Testing.
         .target(name: "EndpointsMockingTesting", dependencies: ["EndpointsMocking"], swiftSettings: upcoming),
-        .target(name: "EndpointsTestServer", swiftSettings: upcoming),
+        .target(name: "EndpointsTestServer", dependencies: ["Endpoints"], swiftSettings: upcoming),
         .executableTarget(
             name: "EndpointsDemo",
-            dependencies: ["Endpoints", "EndpointsTestServer"],
+            dependencies: ["Endpoints", "EndpointsMocking", "EndpointsTestServer"],
             swiftSettings: upcoming
         ),
         .executableTarget(

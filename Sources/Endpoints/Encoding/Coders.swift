@@ -35,11 +35,28 @@ public protocol DecoderType {
 
 extension JSONDecoder: DecoderType {}
 
-/// The coders the defaults hand out. Creating a `JSONEncoder` per request is measurable, and
-/// both types are safe to share: each call copies the options it uses.
+/// The coders the defaults hand out. Creating a `JSONEncoder` per request is measurable, so one
+/// instance of each is shared where the type is `Sendable`.
+///
+/// `JSONEncoder` and `JSONDecoder` conform to `Sendable` only from macOS 13, iOS 16, tvOS 16 and
+/// watchOS 9 (the SDKs' conformance carries that availability; earlier SDKs have none), so a
+/// shared instance is only handed out there, where the conformance makes it safe: nobody mutates
+/// the shared instances (they are internal and never configured), and each call copies the
+/// options it uses. On macOS 12, iOS 15, tvOS 15 and watchOS 8 each use gets a fresh instance.
+/// Linux's Foundation declares both `Sendable` unconditionally.
 enum SharedCoders {
-    static let jsonEncoder = JSONEncoder()
-    static let jsonDecoder = JSONDecoder()
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    private static let sharedEncoder = JSONEncoder()
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    private static let sharedDecoder = JSONDecoder()
+
+    static var jsonEncoder: JSONEncoder {
+        if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) { sharedEncoder } else { JSONEncoder() }
+    }
+
+    static var jsonDecoder: JSONDecoder {
+        if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) { sharedDecoder } else { JSONDecoder() }
+    }
 }
 
 /// How query items are written into the URL.

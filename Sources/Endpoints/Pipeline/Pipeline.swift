@@ -69,7 +69,7 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
                 attempt += 1
                 continue
             }
-            return (try validate(data, response: response), response)
+            return (try validate(data, response: response, method: authenticated.httpMethod ?? "GET"), response)
         }
     }
 
@@ -124,10 +124,11 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
 
     /// Validates the status and decodes the body: the typed response for an accepted status, the
     /// typed error body otherwise.
-    func validate(_ data: Data, response: HTTPURLResponse) throws(Failure) -> Response {
+    func validate(_ data: Data, response: HTTPURLResponse, method: String) throws(Failure) -> Response {
         guard acceptableStatusCodes.contains(response.statusCode) else {
             if let empty = EmptyCodable() as? ErrorResponse {
-                throw .errorResponse(httpResponse: ErrorHTTPResponse.make(response, body: data), response: empty)
+                throw .errorResponse(
+                    httpResponse: ErrorHTTPResponse.make(response, body: data, method: method), response: empty)
             }
             let decoded: ErrorResponse
             do {
@@ -135,7 +136,8 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
             } catch {
                 throw .errorResponseParseError(httpResponse: response, data: data, error: DecodingFailure(error))
             }
-            throw .errorResponse(httpResponse: ErrorHTTPResponse.make(response, body: data), response: decoded)
+            throw .errorResponse(
+                httpResponse: ErrorHTTPResponse.make(response, body: data, method: method), response: decoded)
         }
         do {
             return try decodeResponse(data, response)

@@ -6,6 +6,8 @@ import Foundation
 /// By default (``standard``) these are replaced with `<redacted>`:
 /// - the headers `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`, and every header
 ///   in ``RequestContext/credentialHeaders`` (so the header of a `HeaderKeyAuth` is hidden too);
+/// - the well-known API-key headers (``wellKnownKeyHeaders``: `X-API-Key`, `Api-Key`, `X-Client-Key`…),
+///   even where no context says which headers an endpoint's authentication set;
 /// - JSON fields at any depth, form fields, multipart fields and query items whose name, compared
 ///   case-insensitively and ignoring `_` and `-`, is or ends with `password`, `token`, `secret`,
 ///   `access_token`, `refresh_token` or `api_key` (`newPassword`, `id_token` and `client_secret` match too);
@@ -46,9 +48,19 @@ public struct Redaction: Sendable, Hashable {
 
     /// The default policy described on ``Redaction``.
     public static let standard = Redaction(
-        headers: ["authorization", "proxy-authorization", "cookie", "set-cookie"],
+        headers: Set(["authorization", "proxy-authorization", "cookie", "set-cookie"]).union(wellKnownKeyHeaders),
         fields: ["password", "token", "access_token", "refresh_token", "secret", "api_key"]
     )
+
+    /// Header names that carry API keys by convention, hidden by ``standard`` (lower-cased):
+    /// `x-api-key`, `api-key`, `apikey`, `x-apikey`, `x-client-key`, `x-app-key`, `x-application-key`,
+    /// `x-auth-key`, `x-access-key`, `x-secret-key`, `x-functions-key`, `ocp-apim-subscription-key`.
+    /// A header of your own is hidden when it is in ``RequestContext/credentialHeaders`` (pass the
+    /// context to `cURLDescription(context:redaction:)`) or added with ``redacting(headers:fields:)``.
+    public static let wellKnownKeyHeaders: Set<String> = [
+        "x-api-key", "api-key", "apikey", "x-apikey", "x-client-key", "x-app-key", "x-application-key",
+        "x-auth-key", "x-access-key", "x-secret-key", "x-functions-key", "ocp-apim-subscription-key",
+    ]
 
     /// Hides nothing. Only for output that stays on your machine, such as a cURL line you paste
     /// into a terminal to reproduce a request:
