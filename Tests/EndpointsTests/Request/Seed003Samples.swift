@@ -92,6 +92,8 @@ func agifyServer() throws -> TestServer {
             defer { server.stop() }
             let received = TestLocked<[String]>([])
             let finished = TestLocked<Bool>(false)
+            // Kept until the publisher finishes: releasing an AnyCancellable cancels its request.
+            let kept = TestLocked<AnyCancellable?>(nil)
             try await withLoopback(to: server) {
                 try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
                     let subscription: AnyCancellable = URLSession.shared.endpointPublisher(
@@ -104,9 +106,10 @@ func agifyServer() throws -> TestServer {
                     } receiveValue: { person in
                         received.withLock { $0.append("\(person.name) is probably \(person.age) years old.") }
                     }
-                    _ = subscription
+                    kept.withLock { $0 = subscription }
                 }
             }
+            kept.withLock { $0 = nil }
             #expect(received.withLock { $0 } == ["Zaid is probably 34 years old."])
             #expect(finished.withLock { $0 })
         }
