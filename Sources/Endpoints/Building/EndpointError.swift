@@ -24,6 +24,9 @@ public enum EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
     case bodyEncodingFailed(UnderlyingError)
     /// The definition's timeout is zero, negative or not a number.
     case invalidTimeout(Double)
+    /// An ``AdHocRequest``'s `Response` is not `Decodable`, `Data` or `Void`, and no `map` says how
+    /// to make one; the associated value names the type.
+    case unsupportedResponse(String)
 
     /// A sentence that says what went wrong and what to fix.
     public var description: String {
@@ -49,6 +52,8 @@ public enum EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
             "The body could not be encoded (\(underlying)); check the body's Encodable conformance and the encoder."
         case .invalidTimeout(let timeout):
             "The timeout \(timeout) is not a positive number of seconds; pass a positive value, or nil for the session's."
+        case .unsupportedResponse(let type):
+            "The request's response type \(type) is not Decodable, Data or Void; make it Decodable, or map a Request<Data> to it."
         }
     }
 }

@@ -38,3 +38,21 @@ struct MockScope: EndpointMockResolver {
         return nil
     }
 }
+
+extension MockScope: AdHocRequestMockResolver {
+    func resolve<Response, ErrorResponse>(
+        _ request: AdHocRequest<Response, ErrorResponse>
+    ) async -> Result<Response, EndpointTaskError<ErrorResponse>>? {
+        for registry in registries { registry.recordRequest(named: request.name) }
+        if let outcome = registries.lazy.compactMap({ $0.requestAction(for: request) }).first {
+            return await outcome(request)
+        }
+        if let outer = outer as? any AdHocRequestMockResolver, let outcome = await outer.resolve(request) {
+            return outcome
+        }
+        if registries.contains(where: \.isStrict) {
+            return .failure(.middlewareError(UnmockedEndpointError(endpointName: request.name)))
+        }
+        return nil
+    }
+}
