@@ -6,8 +6,22 @@ import Foundation
 
 /// What finally sends a request: one method, so a test double is just another transport.
 ///
-/// ``URLSessionTransport`` is the real one. ``PipelineOverrides`` lets test support (such as
-/// EndpointsMocking) put another in place for one task tree.
+/// ``URLSessionTransport`` is the real one; choose another per client with ``EndpointClient``:
+///
+/// ```swift
+/// struct RecordingTransport: HTTPTransport {
+///     let inner = URLSessionTransport(session: .shared)
+///     func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
+///         print(request.httpMethod ?? "GET", request.url?.path ?? "")
+///         return try await inner.send(request, context: context)
+///     }
+/// }
+/// let client = EndpointClient(transport: RecordingTransport())
+/// ```
+///
+/// A transport receives finished requests: authenticated, through the middleware, with every
+/// header validated, and already admitted under the per-host limit. It knows nothing of
+/// authentication. EndpointsMocking's fake transport is one more transport, installed for a task tree.
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the body and response, whatever the status.
     func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse)

@@ -38,7 +38,7 @@ extension URLSession {
 
 extension EndpointClient {
     /// Creates a data task for an unauthenticated endpoint, sent through this client when resumed;
-    /// see ``Foundation/URLSession/endpointTask(with:environment:completion:)``.
+    /// see `URLSession.endpointTask(with:environment:completion:)`.
     ///
     /// ```swift
     /// let task = try client.endpointTask(with: StatusEndpoint()) { result in print(result) }

@@ -168,7 +168,7 @@ extension URLSession {
 }
 
 /// Answers ad-hoc requests with typed values instead of sending them: what a mock scope of
-/// EndpointsMocking does for a request registered by name, next to ``EndpointMockResolver``.
+/// EndpointsMocking does for a request registered by name, next to the endpoint mock resolver.
 package protocol AdHocRequestMockResolver: Sendable {
     /// The mocked outcome for `request`, or `nil` to send it for real.
     func resolve<Response, ErrorResponse>(
