@@ -104,6 +104,9 @@ public struct ResponseBody: AsyncSequence, Sendable {
         public mutating func next() async throws -> Data? {
             try await reader.buffer.next()
         }
+
+        /// Stops the transfer: the rest of the body is not wanted.
+        func cancel() { reader.buffer.terminate() }
     }
 
     /// An iterator over the chunks; a body has one reader.
