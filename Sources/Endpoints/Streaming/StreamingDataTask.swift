@@ -43,6 +43,7 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, Sendable {
     private let buffer: BodyBuffer
     private let state = Locked(State())
     private let timeout: TimeInterval
+    private let upload = UploadSource.current
 
     init(request: URLRequest, credentialHeaders: Set<String>, bufferLimit: Int) {
         self.request = request
@@ -82,10 +83,10 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, Sendable {
             // corelibs truncates a fractional timeout (0.5 s would time out at once); the
             // watchdog here enforces the real one.
             if request.timeoutInterval > 0 { request.timeoutInterval = request.timeoutInterval.rounded(.up) }
-            let task = streamSession.dataTask(with: request)
+            let task = makeTask(request, on: streamSession)
             defer { streamSession.finishTasksAndInvalidate() }
         #else
-            let task = session.dataTask(with: request)
+            let task = makeTask(request, on: session)
             task.delegate = self
         #endif
         let stopped = state.withLock { state in
@@ -96,6 +97,13 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, Sendable {
         }
         if stopped { task.cancel() }
         task.resume()
+    }
+
+    private func makeTask(_ request: URLRequest, on session: URLSession) -> URLSessionDataTask {
+        guard let upload else { return session.dataTask(with: request) }
+        var request = request
+        request.httpBodyStream = nil
+        return session.uploadTask(with: request, fromFile: upload.file)
     }
 
     /// Cancels the transfer: the waiting head fails with `CancellationError`.
@@ -235,6 +243,18 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, Sendable {
             return state.head
         }
         head?.resume(returning: (ResponseBody(buffer: buffer), response))
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        noteActivity()
+        let total = totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil
+        upload?.progress?(TransferProgress(completedBytes: totalBytesSent, totalBytes: total))
     }
 
     // MARK: Redirects and challenges, as for buffered requests

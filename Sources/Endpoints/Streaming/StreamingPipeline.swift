@@ -78,7 +78,10 @@ struct StreamingPipeline<T: Endpoint> {
             }
             guard (200..<300).contains(response.statusCode) else {
                 body?.cancel()
-                throw Self.errorResponse(data, response: response)
+                // Pipeline.decode throws the typed error for any non-2xx answer.
+                _ = try Pipeline<T>.decode(data, response: response, for: endpoint)
+                throw .errorResponseParseError(
+                    httpResponse: response, data: data, error: DecodingFailure(URLError(.badServerResponse)))
             }
             return .body(body ?? ResponseBody(data), response)
         }
@@ -139,19 +142,6 @@ struct StreamingPipeline<T: Endpoint> {
             return try await transport.stream(request, context: context)
         }
         return try await transport.stream(request, context: context)
-    }
-
-    /// The typed error for a non-2xx answer.
-    static func errorResponse(_ data: Data, response: HTTPURLResponse) -> T.TaskError {
-        if let empty = EmptyCodable() as? T.ErrorResponse {
-            return .errorResponse(httpResponse: response, response: empty)
-        }
-        do {
-            return .errorResponse(
-                httpResponse: response, response: try T.errorDecoder.decode(T.ErrorResponse.self, from: data))
-        } catch {
-            return .errorResponseParseError(httpResponse: response, data: data, error: DecodingFailure(error))
-        }
     }
 }
 
