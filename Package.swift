@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "EndpointsMocking", dependencies: ["Endpoints"], swiftSettings: upcoming),
         // The Swift Testing trait, apart so that EndpointsMocking never links Testing.
         .target(name: "EndpointsMockingTesting", dependencies: ["EndpointsMocking"], swiftSettings: upcoming),
-        .target(name: "EndpointsTestServer", swiftSettings: upcoming),
+        .target(name: "EndpointsTestServer", dependencies: ["Endpoints"], swiftSettings: upcoming),
         .executableTarget(
             name: "EndpointsDemo",
             dependencies: ["Endpoints", "EndpointsTestServer"],

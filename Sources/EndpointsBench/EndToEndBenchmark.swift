@@ -11,8 +11,9 @@ import Foundation
     import Darwin
 #endif
 
-// End to end: GET + decode against the loopback server, this library against raw
-// `URLSession.data(for:)` + `JSONDecoder`, alternating rounds in one process.
+// End to end: GET + decode against a loopback server, this library against raw
+// `URLSession.data(for:)` + a shared `JSONDecoder`, alternating rounds in one process, at 1, 4, 16
+// and 64 requests in flight, on plain loopback and against a backend that waits before answering.
 
 struct LoopbackServer: ServerDefinition {
     typealias Environments = URL
@@ -29,11 +30,41 @@ struct Item: Decodable, Sendable {
 
 enum EndToEndBenchmark {
     static let payload = #"{"id":42,"name":"Endpoints","tags":["swift","linux","http"]}"#
+    static let decoder = JSONDecoder()
 
-    static func run(total: Int, inFlight: Int) async throws {
+    /// One backend: plain loopback (`latency` 0) or one that waits `latency` before each answer.
+    struct Backend {
+        let name: String
+        let latencyMilliseconds: Int
+        /// Requests per side at one in flight; more in flight sends proportionally more.
+        let baseCount: Int
+    }
+
+    static func run(quick: Bool) async throws {
+        let backends = [
+            Backend(name: "loopback", latencyMilliseconds: 0, baseCount: quick ? 500 : 2_000),
+            Backend(name: "20 ms backend", latencyMilliseconds: 20, baseCount: quick ? 20 : 60),
+        ]
+        let levels = [1, 4, 16, 64]
+        print("End to end: GET + decode, Endpoints against raw URLSession.data(for:) + JSONDecoder")
+        print("  (a session per side, \(rounds(quick)) alternating rounds; CPU counts client and server)")
+        for backend in backends {
+            for inFlight in levels {
+                try await compare(backend: backend, inFlight: inFlight, quick: quick)
+            }
+        }
+    }
+
+    static func rounds(_ quick: Bool) -> Int { quick ? 4 : 8 }
+
+    static func compare(backend: Backend, inFlight: Int, quick: Bool) async throws {
         let server = try TestServer()
         defer { server.stop() }
-        server.route("/item") { _ in .json(raw: payload) }
+        let latency = UInt64(backend.latencyMilliseconds) * 1_000_000
+        server.route("/item") { _ in
+            if latency > 0 { try? await Task.sleep(nanoseconds: latency) }
+            return .json(raw: payload)
+        }
         let url = server.url("/item")
         // A session per side, so that each side's connections are its own to count.
         let rawSession = URLSession(configuration: .default)
@@ -42,35 +73,49 @@ enum EndToEndBenchmark {
             rawSession.finishTasksAndInvalidate()
             ourSession.finishTasksAndInvalidate()
         }
-
-        print("End to end: \(total) GET + decode per side, \(inFlight) in flight, loopback, alternating rounds")
-        let rounds = 10
+        let perRound = max(inFlight * 4, backend.baseCount * min(inFlight, 6) / rounds(quick))
         var ours: [Sample] = []
         var raw: [Sample] = []
-        for _ in 0..<rounds {
-            raw.append(
-                try await measure(server: server, count: total / rounds, inFlight: inFlight) {
-                    let (data, _) = try await rawSession.data(for: URLRequest(url: url))
-                    _ = try JSONDecoder().decode(Item.self, from: data)
-                })
-            ours.append(
-                try await measure(server: server, count: total / rounds, inFlight: inFlight) {
-                    _ = try await ourSession.response(with: ItemEndpoint(), environment: server.baseURL)
-                })
+        // One warm-up request per side opens the first connection outside the measurement.
+        _ = try await rawSession.data(for: URLRequest(url: url))
+        _ = try await ourSession.response(with: ItemEndpoint(), environment: server.baseURL)
+        for round in 0..<rounds(quick) {
+            let rawSide: @Sendable () async throws -> Void = {
+                let (data, _) = try await rawSession.data(for: URLRequest(url: url))
+                _ = try decoder.decode(Item.self, from: data)
+            }
+            let ourSide: @Sendable () async throws -> Void = {
+                _ = try await ourSession.response(with: ItemEndpoint(), environment: server.baseURL)
+            }
+            // Alternate which side goes first, so neither always runs on a warmer machine.
+            if round.isMultiple(of: 2) {
+                raw.append(try await measure(server: server, count: perRound, inFlight: inFlight, rawSide))
+                ours.append(try await measure(server: server, count: perRound, inFlight: inFlight, ourSide))
+            } else {
+                ours.append(try await measure(server: server, count: perRound, inFlight: inFlight, ourSide))
+                raw.append(try await measure(server: server, count: perRound, inFlight: inFlight, rawSide))
+            }
         }
         let rawTotal = raw.reduce(into: Sample()) { $0 += $1 }
         let ourTotal = ours.reduce(into: Sample()) { $0 += $1 }
-        rawTotal.report("raw URLSession + JSONDecoder")
-        ourTotal.report("Endpoints")
-        // The median of per-round ratios: rounds run back to back, so each pair saw the same machine.
-        let ratios = zip(ours, raw).map { $0.rate / $1.rate }.sorted()
-        let median = (ratios[ratios.count / 2] + ratios[(ratios.count - 1) / 2]) / 2
+        let throughput = median(zip(ours, raw).map { $0.rate / $1.rate })
+        let cpu = median(zip(ours, raw).map { $0.cpuPerRequest / $1.cpuPerRequest })
         print(
             String(
-                format: "  ratio (Endpoints / raw): %.2f× throughput overall, %.2f× median of %d paired rounds",
-                ourTotal.rate / rawTotal.rate, median, rounds
+                format:
+                    "  %@, %2d in flight: raw %6.0f req/s %6.1f µs CPU %4d conn | Endpoints %6.0f req/s %6.1f µs CPU %4d conn | throughput %.3f×, CPU %.3f×",
+                backend.name, inFlight,
+                rawTotal.rate, rawTotal.cpuPerRequest * 1e6, rawTotal.connections,
+                ourTotal.rate, ourTotal.cpuPerRequest * 1e6, ourTotal.connections,
+                throughput, cpu
             )
         )
+    }
+
+    /// The median of per-round ratios: the rounds of a pair ran back to back on the same machine.
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return (sorted[sorted.count / 2] + sorted[(sorted.count - 1) / 2]) / 2
     }
 
     struct Sample {
@@ -80,21 +125,13 @@ enum EndToEndBenchmark {
         var connections = 0
 
         var rate: Double { Double(requests) / seconds }
+        var cpuPerRequest: Double { cpuSeconds / Double(requests) }
 
         static func += (lhs: inout Sample, rhs: Sample) {
             lhs.requests += rhs.requests
             lhs.seconds += rhs.seconds
             lhs.cpuSeconds += rhs.cpuSeconds
             lhs.connections += rhs.connections
-        }
-
-        func report(_ name: String) {
-            print(
-                String(
-                    format: "  %@: %.0f req/s, %.1f µs CPU per request (client and server), %d TCP connections",
-                    name, rate, cpuSeconds / Double(requests) * 1e6, connections
-                )
-            )
         }
     }
 

@@ -2,14 +2,15 @@ import Foundation
 
 // endpoints-bench: `swift run -c release endpoints-bench [build|e2e|auth|all]`
 //   build  request building, against hand-written URLComponents + URLRequest code
-//   e2e    GET + decode over loopback, against raw URLSession.data(for:) + JSONDecoder
+//   e2e    GET + decode at 1, 4, 16, 64 in flight, on loopback and against a 20 ms backend, against
+//          raw URLSession.data(for:) + JSONDecoder (`--quick` for fewer requests)
 //   auth   a 1,000-request burst with expired tokens, against the same burst with valid tokens
 let mode = CommandLine.arguments.dropFirst().first ?? "all"
 if mode == "build" || mode == "all" {
     BuildBenchmark.run(count: 200_000)
 }
 if mode == "e2e" || mode == "all" {
-    try await EndToEndBenchmark.run(total: 20_000, inFlight: 16)
+    try await EndToEndBenchmark.run(quick: CommandLine.arguments.contains("--quick"))
 }
 if mode == "auth" || mode == "all" {
     try await runAuthBurstBenchmark()

@@ -1,4 +1,5 @@
 import Dispatch
+import Endpoints
 import Foundation
 
 /// A route registered with ``TestServer/route(_:_:)``.

@@ -1,4 +1,5 @@
 import Dispatch
+import Endpoints
 import Foundation
 
 /// The state shared by a ``TestServer`` and its background threads.

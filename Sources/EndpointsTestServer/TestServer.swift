@@ -1,3 +1,4 @@
+import Endpoints
 import Foundation
 
 /// A real HTTP/1.1 server on a loopback socket, for testing HTTP clients end to end.

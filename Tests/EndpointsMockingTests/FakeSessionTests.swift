@@ -88,7 +88,7 @@ import Testing
         fake.register(.get, "/path/to/resource", .json(raw: #"{"resourceId": "s", "resourceName": "session"}"#))
         let session = fake.makeSession()
         let result = await withCheckedContinuation { continuation in
-            session.endpointTask(with: MyEndpoint()) { continuation.resume(returning: $0) }.resume()
+            try! session.endpointTask(with: MyEndpoint()) { continuation.resume(returning: $0) }.resume()
         }
         #expect(try result.get().resourceName == "session")
     }

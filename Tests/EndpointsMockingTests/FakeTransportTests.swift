@@ -167,7 +167,7 @@ import Testing
         fake.register(.get, "/path/to/resource", .json(raw: #"{"resourceId": "9", "resourceName": "cb"}"#))
         let result = await withFakeTransport(fake) {
             await withCheckedContinuation { continuation in
-                URLSession.shared.endpointTask(with: MyEndpoint()) { continuation.resume(returning: $0) }.resume()
+                try! URLSession.shared.endpointTask(with: MyEndpoint()) { continuation.resume(returning: $0) }.resume()
             }
         }
         #expect(try result.get().resourceId == "9")

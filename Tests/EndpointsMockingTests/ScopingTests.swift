@@ -94,7 +94,7 @@ import Testing
     @Test func completionHandlerTasksHonourMocks() async throws {
         let result = await withMock(MyEndpoint.self, action: .return(.init(resourceId: "cb", resourceName: "Task"))) {
             await withCheckedContinuation { continuation in
-                let task = URLSession.shared.endpointTask(with: MyEndpoint()) { result in
+                let task = try! URLSession.shared.endpointTask(with: MyEndpoint()) { result in
                     continuation.resume(returning: result)
                 }
                 task.resume()
@@ -106,7 +106,7 @@ import Testing
     @Test func completionHandlerTasksHonourMockedErrors() async throws {
         let result = await withMock(MyEndpoint.self, action: .returnError(status: 503)) {
             await withCheckedContinuation { continuation in
-                URLSession.shared.endpointTask(with: MyEndpoint()) { result in
+                try! URLSession.shared.endpointTask(with: MyEndpoint()) { result in
                     continuation.resume(returning: result)
                 }.resume()
             }

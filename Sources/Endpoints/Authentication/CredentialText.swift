@@ -12,16 +12,6 @@ enum CredentialText {
         text.unicodeScalars.contains(where: isControl)
     }
 
-    /// Whether `text` is an RFC 9110 token (a header name, a cookie name).
-    static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && text.unicodeScalars.allSatisfy(isTokenCharacter)
-    }
-
-    private static func isTokenCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
-        case "a"..."z", "A"..."Z", "0"..."9": true
-        case "!", "#", "$", "%", "&", "'", "*", "+", "-", ".", "^", "_", "`", "|", "~": true
-        default: false
-        }
-    }
+    /// Whether `text` is an RFC 9110 token (a header name, a cookie name): ``HTTPToken``'s check.
+    static func isToken(_ text: String) -> Bool { HTTPToken.isValid(text) }
 }

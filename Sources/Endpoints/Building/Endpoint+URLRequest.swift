@@ -49,6 +49,7 @@ extension Endpoint {
         var request = URLRequest(url: url)
         // GET is URLRequest's default; setting it costs a bridge to NSURLRequest on Linux.
         if definition.method != .get { request.httpMethod = definition.method.rawValue }
+        if let timeout = definition.timeout { request.timeoutInterval = timeout }
 
         // One assignment of all fields: each `setValue` call copies the request's storage on Linux.
         var fields: [String: String] = [:]

@@ -21,6 +21,8 @@ public enum EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
     case conflictingBody
     /// The body encoder threw.
     case bodyEncodingFailed(UnderlyingError)
+    /// The definition's timeout is zero, negative or not a number.
+    case invalidTimeout(Double)
 
     /// A sentence that says what went wrong and what to fix.
     public var description: String {
@@ -44,6 +46,8 @@ public enum EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
             "The endpoint has both form parameters and a body; a request carries one body, so remove one of them."
         case .bodyEncodingFailed(let underlying):
             "The body could not be encoded (\(underlying)); check the body's Encodable conformance and the encoder."
+        case .invalidTimeout(let timeout):
+            "The timeout \(timeout) is not a positive number of seconds; pass a positive value, or nil for the session's."
         }
     }
 }

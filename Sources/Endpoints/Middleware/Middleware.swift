@@ -49,34 +49,40 @@ public struct RequestContext: Sendable {
     public let credentialHeaders: Set<String>
     /// 1 for the first send, 2 when authentication renewed credentials and resent.
     public let authenticationAttempt: Int
-    private let credentialUpdate: (@Sendable (URLRequest) -> URLRequest?)?
 
     /// Creates a context.
     /// - Parameters:
     ///   - endpointName: The endpoint type's name.
     ///   - credentialHeaders: Headers that carry credentials, besides the standard ones.
     ///   - authenticationAttempt: 1, or 2 for the resend after credentials were renewed.
-    ///   - credentialUpdate: Re-applies credentials that changed since the request was
-    ///     authenticated (see ``AuthenticationMethod/updatedCredentials(for:)``).
-    public init(
-        endpointName: String,
-        credentialHeaders: Set<String> = [],
-        authenticationAttempt: Int = 1,
-        credentialUpdate: (@Sendable (URLRequest) -> URLRequest?)? = nil
-    ) {
+    public init(endpointName: String, credentialHeaders: Set<String> = [], authenticationAttempt: Int = 1) {
         self.endpointName = endpointName
         self.credentialHeaders = RequestContext.standardCredentialHeaders.union(
             credentialHeaders.map { $0.lowercased() })
         self.authenticationAttempt = authenticationAttempt
-        self.credentialUpdate = credentialUpdate
     }
 
-    /// `request` with its credentials brought up to date when they changed since it was
-    /// authenticated (after a token refresh), or `request` itself. Transports call it right before
-    /// sending, so a request that waited in a queue does not go out with a replaced token.
-    public func withCurrentCredentials(_ request: URLRequest) -> URLRequest {
-        credentialUpdate?(request) ?? request
+    /// Creates a context; `credentialUpdate` is no longer used.
+    @available(
+        *, deprecated,
+        message: "The pipeline brings credentials up to date before the transport; drop credentialUpdate."
+    )
+    public init(
+        endpointName: String,
+        credentialHeaders: Set<String> = [],
+        authenticationAttempt: Int = 1,
+        credentialUpdate: (@Sendable (URLRequest) -> URLRequest?)?
+    ) {
+        self.init(
+            endpointName: endpointName, credentialHeaders: credentialHeaders,
+            authenticationAttempt: authenticationAttempt)
     }
+
+    /// `request` itself: the pipeline now brings credentials up to date after a request waited for
+    /// a connection and before any transport sees it, so transports need not (and cannot) reach
+    /// back into authentication.
+    @available(*, deprecated, message: "Requests reach the transport with current credentials; send them as they are.")
+    public func withCurrentCredentials(_ request: URLRequest) -> URLRequest { request }
 
     /// `authorization`, `proxy-authorization`, `cookie`.
     public static let standardCredentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]

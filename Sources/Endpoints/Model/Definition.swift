@@ -20,6 +20,12 @@ public struct Definition<T: Endpoint>: Sendable {
     public let parameters: [Parameter<T.ParameterComponents>]
     /// Headers set from the endpoint's values or fixed here.
     public let headers: [Header: HeaderField<T.HeaderComponents>]
+    /// The request's timeout in seconds (`URLRequest.timeoutInterval`): how long the request may
+    /// wait for more data before it fails with `URLError.timedOut`. `nil` keeps the session's.
+    public let timeout: Double?
+    /// The statuses decoded as the endpoint's `Response`; anything else is decoded as its
+    /// `ErrorResponse`. 2xx unless the definition says otherwise.
+    public let acceptableStatusCodes: StatusCodes
 
     let queryParameters: [Parameter<T.ParameterComponents>]
     let formParameters: [Parameter<T.ParameterComponents>]
@@ -34,16 +40,22 @@ public struct Definition<T: Endpoint>: Sendable {
     ///   - path: The path template, relative to the server's base URL.
     ///   - parameters: Query items and form fields.
     ///   - headers: Header fields.
+    ///   - timeout: The request's timeout in seconds; the session's when omitted.
+    ///   - acceptableStatusCodes: The statuses that are not errors; 2xx when omitted.
     public init(
         method: Method = .get,
         path: PathTemplate<T.PathComponents>,
         parameters: [Parameter<T.ParameterComponents>] = [],
-        headers: [Header: HeaderField<T.HeaderComponents>] = [:]
+        headers: [Header: HeaderField<T.HeaderComponents>] = [:],
+        timeout: Double? = nil,
+        acceptableStatusCodes: StatusCodes = .successful
     ) {
         self.method = method
         self.path = path
         self.parameters = parameters
         self.headers = headers
+        self.timeout = timeout
+        self.acceptableStatusCodes = acceptableStatusCodes
         self.queryParameters = parameters.filter { $0.location == .query }
         self.formParameters = parameters.filter { $0.location == .form }
         self.headerList = headers.map { (name: $0.key.name, field: $0.value) }.sorted { $0.name < $1.name }
@@ -54,6 +66,8 @@ public struct Definition<T: Endpoint>: Sendable {
             problem = .invalidHeaderName(bad.name)
         } else if !formParameters.isEmpty && T.Body.self != EmptyCodable.self {
             problem = .conflictingBody
+        } else if let timeout, !(timeout > 0) {
+            problem = .invalidTimeout(timeout)
         } else {
             problem = nil
         }
@@ -70,6 +84,8 @@ public struct Definition<T: Endpoint>: Sendable {
         path = other.path
         parameters = other.parameters
         headers = other.headers
+        timeout = other.timeout
+        acceptableStatusCodes = other.acceptableStatusCodes
         queryParameters = other.queryParameters
         formParameters = other.formParameters
         headerList = other.headerList

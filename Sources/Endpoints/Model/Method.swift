@@ -42,12 +42,10 @@ public struct Method: RawRepresentable, Hashable, Sendable, ExpressibleByStringL
     public static let connect = Method(rawValue: "CONNECT")
 
     /// Whether repeating the request has the same effect as sending it once (RFC 9110 §9.2.2).
-    public var isIdempotent: Bool {
-        switch rawValue {
-        case "GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE": true
-        default: false
-        }
-    }
+    public var isIdempotent: Bool { Method.idempotentNames.contains(rawValue) }
+
+    /// The idempotent methods of RFC 9110 §9.2.2, the one list the library uses (``RetryMiddleware`` too).
+    static let idempotentNames: Set<String> = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"]
 
     var isValidToken: Bool { HTTPToken.isValid(rawValue) }
 }

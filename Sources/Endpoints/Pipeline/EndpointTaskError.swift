@@ -48,9 +48,11 @@ public enum EndpointTaskError<ErrorResponseType: Sendable>: Error, CustomStringC
     ///
     /// An `EndpointTaskError` of this type is kept as it is; `CancellationError` and
     /// `URLError.cancelled` become ``cancelled``; `URLError.notConnectedToInternet` becomes
-    /// ``internetConnectionOffline``; any other `URLError` becomes ``urlLoadError(_:)``; an
-    /// ``AuthenticationError`` becomes ``authenticationError(_:)``; anything else
-    /// ``middlewareError(_:)``.
+    /// ``internetConnectionOffline``; any other `URLError` becomes ``urlLoadError(_:)``, and so does
+    /// an `NSError` in `NSURLErrorDomain` (what a `URLProtocol` reports, which Linux does not bridge
+    /// to `URLError`); an ``EndpointError`` (a header refused before sending) becomes
+    /// ``endpointError(_:)``; an ``AuthenticationError`` becomes ``authenticationError(_:)``;
+    /// anything else ``middlewareError(_:)``.
     ///
     /// ```swift
     /// let error = MyEndpoint.TaskError(URLError(.timedOut))   // .urlLoadError(URLError(.timedOut))
@@ -62,16 +64,39 @@ public enum EndpointTaskError<ErrorResponseType: Sendable>: Error, CustomStringC
         case is CancellationError:
             self = .cancelled
         case let error as URLError:
-            switch error.code {
-            case .cancelled: self = .cancelled
-            case .notConnectedToInternet: self = .internetConnectionOffline
-            default: self = .urlLoadError(error)
-            }
+            self.init(urlError: error)
+        case let error as EndpointError:
+            self = .endpointError(error)
         case let error as AuthenticationError:
             self = .authenticationError(error)
         default:
-            self = .middlewareError(error)
+            if let error = Self.urlError(bridging: error) {
+                self.init(urlError: error)
+            } else {
+                self = .middlewareError(error)
+            }
         }
+    }
+
+    private init(urlError error: URLError) {
+        switch error.code {
+        case .cancelled: self = .cancelled
+        case .notConnectedToInternet: self = .internetConnectionOffline
+        default: self = .urlLoadError(error)
+        }
+    }
+
+    /// An `NSError` in `NSURLErrorDomain` as the `URLError` it is; Apple platforms bridge it
+    /// themselves, Linux does not.
+    private static func urlError(bridging error: any Error) -> URLError? {
+        let nsError = error as NSError
+        guard nsError.domain == NSURLErrorDomain else { return nil }
+        #if canImport(FoundationNetworking)
+            guard let code = URLError.Code(rawValue: nsError.code) else { return nil }
+        #else
+            let code = URLError.Code(rawValue: nsError.code)
+        #endif
+        return URLError(code, userInfo: nsError.userInfo)
     }
 
     /// The HTTP response, when the server answered.
@@ -88,12 +113,28 @@ public enum EndpointTaskError<ErrorResponseType: Sendable>: Error, CustomStringC
     /// The status code, when the server answered.
     public var statusCode: Int? { httpResponse?.statusCode }
 
-    /// The raw response body, where the error keeps it.
+    /// The raw response body, whenever the server answered: for ``errorResponse(httpResponse:response:)``
+    /// too, so a body that decoded can still be logged or decoded again as something else.
     public var responseData: Data? {
         switch self {
         case .errorResponseParseError(_, let data, _), .responseParseError(_, let data, _): data
+        case .errorResponse(let response, _): (response as? ErrorHTTPResponse)?.body
         default: nil
         }
+    }
+
+    /// The URL of the request, when it is known: the response's URL when the server answered,
+    /// the failing URL of a load error.
+    public var url: URL? {
+        if let url = httpResponse?.url { return url }
+        if case .urlLoadError(let error) = self { return error.failingURL }
+        return nil
+    }
+
+    /// The method of the request the server answered, for ``errorResponse(httpResponse:response:)``.
+    public var requestMethod: String? {
+        if case .errorResponse(let response, _) = self { return (response as? ErrorHTTPResponse)?.method }
+        return nil
     }
 
     /// A sentence that says what went wrong.
@@ -122,6 +163,11 @@ public enum EndpointTaskError<ErrorResponseType: Sendable>: Error, CustomStringC
 }
 
 extension EndpointTaskError: Sendable where ErrorResponseType: Sendable {}
+
+extension EndpointTaskError: LocalizedError {
+    /// ``description``, so that `localizedDescription` reads as the same sentence.
+    public var errorDescription: String? { description }
+}
 
 /// A decoding error with where it happened, ready to print.
 public struct DecodingFailure: Error, Sendable, CustomStringConvertible {

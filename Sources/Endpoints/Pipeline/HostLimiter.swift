@@ -4,12 +4,15 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Counts the requests in flight per session and host, and queues those over the limit.
+/// Counts the requests in flight per connection pool and host, and queues those over the limit.
+///
+/// The pipeline admits each send here right before the transport, after authentication and
+/// middleware, so no request holds a slot while it waits for credentials or a retry's backoff.
 ///
 /// This mirrors the session's connection pool, which is itself shared by everything that uses the
 /// session, so the counts live in one table keyed by session and origin. The table holds no
-/// configuration (the limit comes with each request) and forgets a host as soon as nothing is in
-/// flight to it, so nothing outlives the requests that created it.
+/// configuration (the limit comes with each request) and forgets a host's queue as soon as nothing
+/// is in flight to it, so nothing outlives the requests that created it.
 enum HostLimiter {
     struct Key: Hashable {
         let session: ObjectIdentifier
@@ -24,6 +27,39 @@ enum HostLimiter {
     private struct Slot {
         var inFlight = 0
         var waiters = WaitQueue()
+
+        /// Frees one slot and admits waiters while fewer than `limit` are in flight.
+        mutating func release(limit: Int) -> [CheckedContinuation<Void, any Error>] {
+            inFlight -= 1
+            var admitted: [CheckedContinuation<Void, any Error>] = []
+            while inFlight < limit, let waiter = waiters.popFirst() {
+                inFlight += 1
+                admitted.append(waiter.continuation)
+            }
+            return admitted
+        }
+
+        var isIdle: Bool { inFlight == 0 && waiters.isEmpty }
+    }
+
+    /// How many requests to a host are in flight at once, out of the configured maximum.
+    ///
+    /// Against a host with real latency the limit is the maximum: twice the session's
+    /// `httpMaximumConnectionsPerHost`, so that URLSession, which keeps its own queue per host,
+    /// always has the next request ready for a connection the moment it frees up (with exactly
+    /// the configured number in flight, connections sit idle between requests and Linux's
+    /// URLSession closes and reopens them). On loopback, where a request is answered in well
+    /// under a millisecond, Linux's URLSession closes and reopens connections beyond about four
+    /// requests in flight whatever it has queued, while four connections already carry everything
+    /// the client can send; so there the limit is four.
+    static func effectiveLimit(maximum: Int, origin: RedirectPolicy.Origin) -> Int {
+        isLoopback(origin.host) ? min(maximum, loopbackLimit) : maximum
+    }
+
+    static let loopbackLimit = 4
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
     }
 
     /// A first-in, first-out queue whose pop is O(1): a burst of a thousand requests queues a
@@ -33,6 +69,8 @@ enum HostLimiter {
         private var head = 0
 
         mutating func append(_ waiter: Waiter) { items.append(waiter) }
+
+        var isEmpty: Bool { head == items.count }
 
         mutating func popFirst() -> Waiter? {
             guard head < items.count else { return nil }
@@ -61,26 +99,43 @@ enum HostLimiter {
 
     private static let table = Locked(Table())
 
-    /// A claim on one in-flight slot; release it exactly once.
-    final class Permit: Sendable {
-        let key: Key
-        init(key: Key) { self.key = key }
-        func release() { HostLimiter.release(key) }
+    /// A transport's connection pool and how many requests to one host it carries at once.
+    struct Limit: Sendable {
+        /// Identifies the pool the requests share (a `URLSession`).
+        let pool: ObjectIdentifier
+        let maximumPerHost: Int
     }
 
-    static func acquire(for request: URLRequest, session: URLSession, limit: Int?) async throws -> Permit? {
-        guard let limit, limit > 0, let url = request.url, let origin = RedirectPolicy.Origin(url) else { return nil }
-        // A token refresh goes first: every queued request of a refreshing method waits for it.
-        guard RefreshScope.active.isEmpty else { return nil }
-        let key = Key(session: ObjectIdentifier(session), origin: origin)
+    /// A request's claim on one in-flight slot, or on none when it was not limited.
+    struct Admission: Sendable {
+        fileprivate let key: Key?
+        /// Whether the request waited in the queue (its credentials may have changed meanwhile).
+        let waited: Bool
+        fileprivate var limit = 0
+
+        /// Frees the slot; call it exactly once, when the send is over.
+        func release() {
+            if let key { HostLimiter.release(key, limit: limit) }
+        }
+    }
+
+    /// Waits until `request` may go out under `limit`; `bypass` admits it at once without a slot.
+    static func admit(_ request: URLRequest, limit: Limit?, bypass: Bool) async throws -> Admission {
+        guard let limit, limit.maximumPerHost > 0, !bypass, let url = request.url,
+            let origin = RedirectPolicy.Origin(url)
+        else { return Admission(key: nil, waited: false) }
+        let key = Key(session: limit.pool, origin: origin)
+        let maximum = effectiveLimit(maximum: limit.maximumPerHost, origin: origin)
         let admitted = table.withLock { table -> Bool in
-            if table.slots[key, default: Slot()].inFlight < limit {
+            if table.slots[key, default: Slot()].inFlight < maximum {
                 table.slots[key, default: Slot()].inFlight += 1
                 return true
             }
             return false
         }
-        if admitted { return Permit(key: key) }
+        if admitted {
+            return Admission(key: key, waited: false, limit: maximum)
+        }
 
         let id = table.withLock { table -> UInt64 in
             table.nextWaiter += 1
@@ -90,9 +145,9 @@ enum HostLimiter {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 // Decided under the lock, so that exactly one party resumes the continuation: here
                 // (admitted, or already cancelled), or `release` / `onCancel` once it is queued.
-                let admission = table.withLock { table -> Admission in
+                let admission = table.withLock { table -> Queueing in
                     if Task.isCancelled { return .cancelled }
-                    if table.slots[key, default: Slot()].inFlight < limit {
+                    if table.slots[key, default: Slot()].inFlight < maximum {
                         table.slots[key, default: Slot()].inFlight += 1
                         return .admitted
                     }
@@ -108,10 +163,10 @@ enum HostLimiter {
         } onCancel: {
             cancelWaiter(id, key: key)
         }
-        return Permit(key: key)
+        return Admission(key: key, waited: true, limit: maximum)
     }
 
-    private enum Admission {
+    private enum Queueing {
         case admitted, queued, cancelled
     }
 
@@ -124,18 +179,13 @@ enum HostLimiter {
         removed?.resume(throwing: CancellationError())
     }
 
-    private static func release(_ key: Key) {
-        // Mutated in place through the dictionary, so the queue is never copied.
-        let next = table.withLock { table -> CheckedContinuation<Void, any Error>? in
-            if let waiter = table.slots[key]?.waiters.popFirst() { return waiter.continuation }
-            guard let inFlight = table.slots[key]?.inFlight else { return nil }
-            if inFlight <= 1 {
-                table.slots[key] = nil
-            } else {
-                table.slots[key]?.inFlight -= 1
-            }
-            return nil
+    private static func release(_ key: Key, limit: Int) {
+        let admitted = table.withLock { table -> [CheckedContinuation<Void, any Error>] in
+            // Mutated in place through the dictionary, so the queue is never copied.
+            let admitted = table.slots[key]?.release(limit: limit) ?? []
+            if table.slots[key]?.isIdle == true { table.slots[key] = nil }
+            return admitted
         }
-        next?.resume()
+        for continuation in admitted { continuation.resume() }
     }
 }

@@ -6,32 +6,45 @@ import Foundation
 
 /// The one request pipeline: build → authenticate → middleware → transport → validate → decode.
 ///
-/// Every way of sending (async, Combine, completion handler, mocks) ends up here.
-struct Pipeline<T: Endpoint> {
-    let endpoint: T
-    let environment: T.Server.Environments
-    let auth: T.Auth
-    let middleware: [any Middleware]
-    let transport: any HTTPTransport
+/// Every way of sending (async, Combine, completion handler, mocks, ad-hoc requests) describes its
+/// request as a `PipelineCall` and runs it here; only the description differs. Layers call
+/// downward only: the transport sees a finished request and knows nothing of authentication.
+struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
+    typealias Failure = EndpointTaskError<ErrorResponse>
 
-    func run() async throws(T.TaskError) -> T.Response {
+    /// Names the request for middleware (an endpoint's type name).
+    let name: String
+    /// Builds the request; nothing is sent when it throws.
+    let build: @Sendable () throws(EndpointError) -> URLRequest
+    let auth: any AuthenticationMethod
+    let middleware: [any Middleware]
+    /// The statuses decoded as `Response`; the others are decoded as `ErrorResponse`.
+    let acceptableStatusCodes: StatusCodes
+    /// Turns an accepted response's body into `Response`.
+    let decodeResponse: @Sendable (Data, HTTPURLResponse) throws -> Response
+    /// Turns another response's body into `ErrorResponse` (not called when it is ``EmptyCodable``).
+    let decodeError: @Sendable (Data) throws -> ErrorResponse
+    /// Looks the request up in the task's mocks, when it can be mocked.
+    let mock: (@Sendable (any EndpointMockResolver) async -> Result<Response, Failure>?)?
+
+    /// Runs the request and returns the decoded value with the response it came from.
+    func run(on transport: any HTTPTransport) async throws(Failure) -> (Response, HTTPURLResponse) {
         let overrides = PipelineOverrides.current
-        if let mocks = overrides.mocks, let outcome = await mocks.resolve(endpoint) {
-            return try outcome.get()
+        if let mocks = overrides.mocks, let mock, let outcome = await mock(mocks) {
+            return (try outcome.get(), HTTPURLResponse.mocked)
         }
         if Task.isCancelled { throw .cancelled }
 
         let request: URLRequest
         do {
-            request = try endpoint.urlRequest(environment: environment)
+            request = try build()
         } catch {
             throw .endpointError(error)
         }
 
-        let transport = overrides.transport ?? self.transport
-        SharedInstanceCheck.assertShared(T.self)
+        let transport = overrides.transport ?? transport
+        let limit = (transport as? any HostLimitedTransport)?.hostLimit
         let credentialHeaders = Set(auth.credentialHeaderNames.map { $0.lowercased() })
-        let credentialUpdate = Self.credentialUpdate(for: auth)
         var attempt = 1
         while true {
             let authenticated: URLRequest
@@ -41,12 +54,12 @@ struct Pipeline<T: Endpoint> {
                 throw Task.isCancelled ? .cancelled : .authenticationError(error)
             }
             let context = RequestContext(
-                endpointName: String(describing: T.self),
+                endpointName: name,
                 credentialHeaders: credentialHeaders,
-                authenticationAttempt: attempt,
-                credentialUpdate: credentialUpdate
+                authenticationAttempt: attempt
             )
-            let (data, response) = try await exchange(authenticated, context: context, transport: transport)
+            let (data, response) = try await exchange(
+                authenticated, context: context, transport: transport, limit: limit)
             if attempt == 1, auth.shouldReauthenticate(for: authenticated, response: response) {
                 do {
                     try await auth.reauthenticate(after: authenticated)
@@ -56,24 +69,20 @@ struct Pipeline<T: Endpoint> {
                 attempt += 1
                 continue
             }
-            return try Self.decode(data, response: response, for: endpoint)
+            return (try validate(data, response: response, method: authenticated.httpMethod ?? "GET"), response)
         }
     }
 
-    /// Re-applies credentials that changed while a request waited, for methods that can change.
-    private static func credentialUpdate(for auth: T.Auth) -> (@Sendable (URLRequest) -> URLRequest?)? {
-        if T.Auth.self == NoAuth.self { return nil }
-        return { request in auth.updatedCredentials(for: request) }
-    }
-
-    /// Runs the middleware chain and the transport, mapping failures to the typed error.
+    /// Runs the middleware chain around the last step, mapping failures to the typed error.
     private func exchange(
         _ request: URLRequest,
         context: RequestContext,
-        transport: any HTTPTransport
-    ) async throws(T.TaskError) -> (Data, HTTPURLResponse) {
+        transport: any HTTPTransport,
+        limit: HostLimiter.Limit?
+    ) async throws(Failure) -> (Data, HTTPURLResponse) {
+        let auth = self.auth
         var next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse) = { request in
-            try await transport.send(request, context: context)
+            try await Self.send(request, context: context, transport: transport, limit: limit, auth: auth)
         }
         for middleware in middleware.reversed() {
             let inner = next
@@ -82,28 +91,88 @@ struct Pipeline<T: Endpoint> {
         do {
             return try await next(request)
         } catch {
-            throw T.TaskError(error)
+            throw Failure(error)
         }
     }
 
-    /// Validates the status and decodes the body: the typed response for 2xx, the typed error otherwise.
-    static func decode(_ data: Data, response: HTTPURLResponse, for endpoint: T) throws(T.TaskError) -> T.Response {
-        guard (200..<300).contains(response.statusCode) else {
-            if let empty = EmptyCodable() as? T.ErrorResponse {
-                throw .errorResponse(httpResponse: response, response: empty)
+    /// The last step before the transport, run for every send (a retrying middleware sends again):
+    /// wait for a connection slot, bring credentials up to date if they changed while waiting,
+    /// refuse any header that could split the request, send.
+    private static func send(
+        _ request: URLRequest,
+        context: RequestContext,
+        transport: any HTTPTransport,
+        limit: HostLimiter.Limit?,
+        auth: any AuthenticationMethod
+    ) async throws -> (Data, HTTPURLResponse) {
+        var request = request
+        // A token refresh never queues: the requests ahead of it would all be waiting for it.
+        let admission = try await HostLimiter.admit(request, limit: limit, bypass: !RefreshScope.active.isEmpty)
+        if admission.waited, let updated = auth.updatedCredentials(for: request) {
+            request = updated
+        }
+        do {
+            try HeaderValidation.validate(request)
+            let result = try await transport.send(request, context: context)
+            admission.release()
+            return result
+        } catch {
+            admission.release()
+            throw error
+        }
+    }
+
+    /// Validates the status and decodes the body: the typed response for an accepted status, the
+    /// typed error body otherwise.
+    func validate(_ data: Data, response: HTTPURLResponse, method: String) throws(Failure) -> Response {
+        guard acceptableStatusCodes.contains(response.statusCode) else {
+            if let empty = EmptyCodable() as? ErrorResponse {
+                throw .errorResponse(
+                    httpResponse: ErrorHTTPResponse.make(response, body: data, method: method), response: empty)
             }
-            let decoded: T.ErrorResponse
+            let decoded: ErrorResponse
             do {
-                decoded = try T.errorDecoder.decode(T.ErrorResponse.self, from: data)
+                decoded = try decodeError(data)
             } catch {
                 throw .errorResponseParseError(httpResponse: response, data: data, error: DecodingFailure(error))
             }
-            throw .errorResponse(httpResponse: response, response: decoded)
+            throw .errorResponse(
+                httpResponse: ErrorHTTPResponse.make(response, body: data, method: method), response: decoded)
         }
         do {
-            return try endpoint.decodeResponse(data, response: response)
+            return try decodeResponse(data, response)
         } catch {
             throw .responseParseError(httpResponse: response, data: data, error: DecodingFailure(error))
         }
+    }
+}
+
+extension PipelineCall {
+    /// The call that sends `endpoint`.
+    init<T: Endpoint>(
+        _ endpoint: T,
+        environment: T.Server.Environments,
+        auth: T.Auth,
+        middleware: [any Middleware]
+    ) where Response == T.Response, ErrorResponse == T.ErrorResponse {
+        SharedInstanceCheck.assertShared(T.self)
+        let definition = T.definition
+        self.init(
+            name: String(describing: T.self),
+            build: { () throws(EndpointError) in try endpoint.urlRequest(environment: environment) },
+            auth: auth,
+            middleware: T.middleware + middleware,
+            acceptableStatusCodes: definition.acceptableStatusCodes,
+            decodeResponse: { data, response in try endpoint.decodeResponse(data, response: response) },
+            decodeError: { data in try T.errorDecoder.decode(T.ErrorResponse.self, from: data) },
+            mock: { mocks in await mocks.resolve(endpoint) }
+        )
+    }
+}
+
+extension HTTPURLResponse {
+    /// What a mocked call reports as its response: 200 with no headers.
+    static var mocked: HTTPURLResponse {
+        HTTPURLResponse(url: URL(string: "mock:")!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])!
     }
 }

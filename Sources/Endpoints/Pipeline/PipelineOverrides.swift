@@ -15,18 +15,18 @@ import Foundation
 ///     try await URLSession.shared.response(with: PingEndpoint())   // goes to myTransport
 /// }
 /// ```
-public struct PipelineOverrides: Sendable {
+package struct PipelineOverrides: Sendable {
     // A task-local, not global state: each task tree sees only what it installed.
     /// The overrides of the current task (none by default).
-    @TaskLocal public static var current = PipelineOverrides()
+    @TaskLocal package static var current = PipelineOverrides()
 
     /// Answers endpoints before anything is built or authenticated; `nil` answers none.
-    public var mocks: (any EndpointMockResolver)?
+    package var mocks: (any EndpointMockResolver)?
     /// Sends requests instead of the session; `nil` uses the session.
-    public var transport: (any HTTPTransport)?
+    package var transport: (any HTTPTransport)?
 
     /// Creates overrides.
-    public init(mocks: (any EndpointMockResolver)? = nil, transport: (any HTTPTransport)? = nil) {
+    package init(mocks: (any EndpointMockResolver)? = nil, transport: (any HTTPTransport)? = nil) {
         self.mocks = mocks
         self.transport = transport
     }
@@ -35,7 +35,7 @@ public struct PipelineOverrides: Sendable {
 }
 
 /// Answers requests for endpoints with typed values instead of sending them.
-public protocol EndpointMockResolver: Sendable {
+package protocol EndpointMockResolver: Sendable {
     /// The mocked outcome for `endpoint`, or `nil` to send it for real.
     func resolve<T: Endpoint>(_ endpoint: T) async -> Result<T.Response, T.TaskError>?
 }

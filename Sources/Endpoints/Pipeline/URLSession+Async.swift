@@ -35,13 +35,8 @@ extension URLSession {
         auth: T.Auth = T.auth,
         middleware: [any Middleware] = []
     ) async throws(T.TaskError) -> T.Response {
-        try await Pipeline(
-            endpoint: endpoint,
-            environment: environment,
-            auth: auth,
-            middleware: T.middleware + middleware,
-            transport: URLSessionTransport(session: self)
-        ).run()
+        try await EndpointClient(session: self).response(
+            with: endpoint, environment: environment, auth: auth, middleware: middleware)
     }
 
     /// Sends `endpoint` with its declared environment and authentication: the same as
@@ -53,5 +48,22 @@ extension URLSession {
     /// sample), the server's conformance is still being inferred there and the compiler crashed.
     public func response<T: Endpoint>(with endpoint: T) async throws(T.TaskError) -> T.Response {
         try await response(with: endpoint, environment: T.Server.defaultEnvironment, auth: T.auth)
+    }
+
+    /// Sends `endpoint` and returns its typed response with the HTTP response it came from: the
+    /// same as ``EndpointClient/typedResponse(with:environment:auth:middleware:)`` on this session.
+    ///
+    /// ```swift
+    /// let result = try await URLSession.shared.typedResponse(with: ProfileEndpoint())
+    /// let etag = result.value(forHTTPHeaderField: "ETag")
+    /// ```
+    public func typedResponse<T: Endpoint>(
+        with endpoint: T,
+        environment: T.Server.Environments = T.Server.defaultEnvironment,
+        auth: T.Auth = T.auth,
+        middleware: [any Middleware] = []
+    ) async throws(T.TaskError) -> TypedResponse<T.Response> {
+        try await EndpointClient(session: self).typedResponse(
+            with: endpoint, environment: environment, auth: auth, middleware: middleware)
     }
 }

@@ -12,32 +12,31 @@ import Foundation
 /// - A fractional `timeoutInterval` such as 0.5 s is honoured on Linux, where URLSession truncates
 ///   it to whole seconds: the library enforces it as a deadline for the request.
 /// - No hidden retries: a 401 comes back once, with no credential-storage replay.
-/// - At most ``maximumRequestsPerHost`` requests per host are in flight; the rest wait in order
-///   (cancellable while waiting). On Linux, URLSession reuses its connections only while at most
-///   four requests to a host are in flight and opens a new TCP connection for nearly every request
-///   beyond, so the default there is 4 (see ``defaultMaximumRequestsPerHost(for:)``). A token
-///   refresh never waits in this queue: the requests ahead of it would all wait for it.
-/// - A request that waited is sent with the current credentials of its authentication method, so
-///   a request queued behind a token refresh carries the new token.
+/// - At most ``maximumRequestsPerHost`` requests per host are in flight through one session (four on
+///   loopback); the pipeline queues the rest in order (cancellable
+///   while waiting), so that Linux's URLSession neither opens more connections than the session is
+///   configured for nor churns them, and never costs throughput at real latency.
+///
+/// Choose it, or your own ``HTTPTransport``, per client with ``EndpointClient``:
 ///
 /// ```swift
-/// let transport = URLSessionTransport(session: .shared)
-/// let (data, response) = try await transport.send(request, context: RequestContext(endpointName: "Ping"))
+/// let configuration = URLSessionConfiguration.default
+/// configuration.httpMaximumConnectionsPerHost = 8
+/// let client = EndpointClient(transport: URLSessionTransport(session: URLSession(configuration: configuration)))
+/// let user = try await client.response(with: UserEndpoint(pathComponents: .init(userId: 42)))
 /// ```
-public struct URLSessionTransport: HTTPTransport {
+public struct URLSessionTransport: HTTPTransport, HostLimitedTransport {
     /// The session that sends requests.
     public let session: URLSession
     /// The most requests in flight to one host (scheme, host, port) through this transport's
     /// session; `nil` sends everything at once.
     public let maximumRequestsPerHost: Int?
 
-    /// The per-host limit for `session`, configured per session with
-    /// `URLSessionConfiguration.httpMaximumConnectionsPerHost`.
-    ///
-    /// On Linux the configured value is used as it is, except the configuration's default of 6,
-    /// which is lowered to 4: above 4 requests in flight, Linux's URLSession stops reusing its
-    /// connections. On Apple platforms URLSession queues requests per host itself, so there is no
-    /// limit (`nil`).
+    /// The per-host limit for `session`: on Linux, twice the configuration's
+    /// `httpMaximumConnectionsPerHost` (6 by default), so that URLSession's own per-host queue always
+    /// holds the next request for a connection that frees up; `nil` on Apple platforms, where
+    /// URLSession queues requests per host itself. On loopback the pipeline keeps at most four in
+    /// flight, because beyond that Linux's URLSession closes and reopens connections.
     ///
     /// ```swift
     /// let configuration = URLSessionConfiguration.default
@@ -47,8 +46,7 @@ public struct URLSessionTransport: HTTPTransport {
     public static func defaultMaximumRequestsPerHost(for session: URLSession) -> Int? {
         #if canImport(FoundationNetworking)
             let configured = session.configuration.httpMaximumConnectionsPerHost
-            guard configured > 0 else { return nil }
-            return configured == 6 ? 4 : configured
+            return configured > 0 ? configured * 2 : nil
         #else
             return nil
         #endif
@@ -67,12 +65,13 @@ public struct URLSessionTransport: HTTPTransport {
         self.maximumRequestsPerHost = maximumRequestsPerHost
     }
 
+    var hostLimit: HostLimiter.Limit? {
+        maximumRequestsPerHost.map { HostLimiter.Limit(pool: ObjectIdentifier(session), maximumPerHost: $0) }
+    }
+
     /// Sends `request` and returns the body and the HTTP response.
     public func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
-        let permit = try await HostLimiter.acquire(for: request, session: session, limit: maximumRequestsPerHost)
-        let request = context.withCurrentCredentials(request)
-        // The call hands the slot on as soon as its outcome is known, not after this task resumes.
-        let call = DataTaskCall(request: request, credentialHeaders: context.credentialHeaders, permit: permit)
+        let call = DataTaskCall(request: request, credentialHeaders: context.credentialHeaders)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 call.start(on: session, continuation: continuation)
@@ -81,6 +80,12 @@ public struct URLSessionTransport: HTTPTransport {
             call.cancel()
         }
     }
+}
+
+/// A transport whose connections to one host are limited: the pipeline admits its requests
+/// through ``HostLimiter`` right before sending them.
+protocol HostLimitedTransport {
+    var hostLimit: HostLimiter.Limit? { get }
 }
 
 /// One data task: its redirect guard, its deadline, and the single delivery of its outcome.
@@ -97,7 +102,6 @@ final class DataTaskCall: Sendable {
     private struct State {
         var task: URLSessionDataTask?
         var completion: (@Sendable (Outcome) -> Void)?
-        var permit: HostLimiter.Permit?
         var cancelled = false
         var timedOut = false
     }
@@ -107,10 +111,9 @@ final class DataTaskCall: Sendable {
     private let state = Locked(State())
     private let deadline: TimeInterval
 
-    /// A call for `request`; `permit`, the request's in-flight slot, is released with the outcome.
-    convenience init(request: URLRequest, credentialHeaders: Set<String>, permit: HostLimiter.Permit? = nil) {
+    /// A call for `request` that drops `credentialHeaders` on a redirect to another origin.
+    convenience init(request: URLRequest, credentialHeaders: Set<String>) {
         self.init(request: request, redirects: RedirectGuard(original: request, credentialHeaders: credentialHeaders))
-        state.withLock { $0.permit = permit }
     }
 
     /// A call that sends `request` under an existing redirect guard (the hops so far count).
@@ -150,14 +153,6 @@ final class DataTaskCall: Sendable {
         send(request, on: session)
     }
 
-    /// The data task for this call's request, not resumed, for APIs that hand the task to the
-    /// caller; `completion` is called exactly once. Redirects, refused challenges and 307/308
-    /// resends are handled as in ``start(on:completion:)``.
-    func makeTask(on session: URLSession, completion: @escaping @Sendable (Outcome) -> Void) -> URLSessionDataTask {
-        state.withLock { $0.completion = completion }
-        return makeTask(request, on: session)
-    }
-
     private func send(_ request: URLRequest, on session: URLSession) {
         let task = makeTask(request, on: session)
         let stopped = state.withLock { state in
@@ -182,14 +177,10 @@ final class DataTaskCall: Sendable {
 
     /// Delivers `outcome` unless an outcome was delivered already.
     private func finish(_ outcome: Outcome) {
-        let (completion, permit) = state.withLock { state in
-            defer {
-                state.completion = nil
-                state.permit = nil
-            }
-            return (state.completion, state.permit)
+        let completion = state.withLock { state in
+            defer { state.completion = nil }
+            return state.completion
         }
-        permit?.release()
         completion?(outcome)
     }
 

@@ -113,7 +113,11 @@ import Testing
         defer { server.stop() }
         let calls = Self.script(server, "/down", [Self.unavailable(retryAfter: "10")])
         let clock = TestClock()
-        let retry = RetryMiddleware(maximumAttempts: 10, budget: 25, clock: clock)
+        let gaveUp = TestLocked([RetryExhausted]())
+        let retry = RetryMiddleware(maximumAttempts: 10, budget: 25, clock: clock) { exhausted in
+            gaveUp.withLock { $0.append(exhausted) }
+        }
+        // The caller gets the last 503 in its own case, with the decoded body and the raw one.
         await #expect {
             try await makeMiddlewareTestSession().response(
                 with: MiddlewareGet("down"),
@@ -121,14 +125,19 @@ import Testing
                 middleware: [retry]
             )
         } throws: { error in
-            guard let error = error as? MiddlewareGet.TaskError, case .middlewareError(let inner) = error,
-                let exhausted = inner as? RetryExhausted
+            guard let error = error as? MiddlewareGet.TaskError, case .errorResponse(let http, let body) = error
             else { return false }
-            return exhausted.attempts == 3 && exhausted.reason == .budget && exhausted.response?.statusCode == 503
-                && exhausted.data == Data(#"{"code":503,"message":"busy"}"#.utf8)
-                && exhausted.description
-                    == "Gave up after 3 attempts because the time budget ran out; the last was status 503."
+            return http.statusCode == 503 && body == MiddlewareErrorBody(code: 503, message: "busy")
+                && error.responseData == Data(#"{"code":503,"message":"busy"}"#.utf8)
         }
+        let exhausted = try #require(gaveUp.withLock { $0 }.first)
+        #expect(gaveUp.withLock { $0.count } == 1)
+        #expect(exhausted.attempts == 3 && exhausted.reason == .budget && exhausted.response?.statusCode == 503)
+        #expect(exhausted.data == Data(#"{"code":503,"message":"busy"}"#.utf8))
+        #expect(
+            exhausted.description
+                == "Gave up after 3 attempts because the time budget ran out; the last was status 503."
+        )
         #expect(calls.withLock { $0 } == 3)
         #expect(clock.slept == [10, 10])
     }
@@ -138,8 +147,15 @@ import Testing
         let url = stopped.baseURL
         stopped.stop()
         let clock = TestClock()
+        let gaveUp = TestLocked([Int]())
         let retry = RetryMiddleware(
-            maximumAttempts: 4, backoff: Backoff(initial: 1, multiplier: 2), clock: clock, seed: 9)
+            maximumAttempts: 4, backoff: Backoff(initial: 1, multiplier: 2), clock: clock, seed: 9,
+            onGiveUp: { exhausted in
+                if exhausted.reason == .maximumAttempts, exhausted.underlyingError is URLError {
+                    gaveUp.withLock { $0.append(exhausted.attempts) }
+                }
+            })
+        // The caller gets the last connection failure as a load error, not wrapped.
         await #expect {
             try await makeMiddlewareTestSession().response(
                 with: MiddlewareGet("anything"),
@@ -147,12 +163,12 @@ import Testing
                 middleware: [retry]
             )
         } throws: { error in
-            guard let error = error as? MiddlewareGet.TaskError, case .middlewareError(let inner) = error,
-                let exhausted = inner as? RetryExhausted, let last = exhausted.underlyingError as? URLError
-            else { return false }
-            return exhausted.attempts == 4 && exhausted.reason == .maximumAttempts
-                && RetryMiddleware.defaultRetryableErrorCodes.contains(last.code)
+            guard let error = error as? MiddlewareGet.TaskError, case .urlLoadError(let last) = error else {
+                return false
+            }
+            return RetryMiddleware.defaultRetryableErrorCodes.contains(last.code)
         }
+        #expect(gaveUp.withLock { $0 } == [4])
         let slept = clock.slept
         #expect(slept.count == 3)
         for (index, wait) in slept.enumerated() {
@@ -204,7 +220,7 @@ import Testing
         #expect(attempts.withLock { $0 } == 1)
 
         let timeouts = TestLocked(0)
-        await #expect(throws: RetryExhausted.self) {
+        await #expect(throws: URLError(.timedOut)) {
             try await retry.intercept(request, context: RequestContext(endpointName: "X")) { _ in
                 timeouts.withLock { $0 += 1 }
                 throw URLError(.timedOut)

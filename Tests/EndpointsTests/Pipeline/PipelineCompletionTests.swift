@@ -20,7 +20,7 @@ import Testing
     ) async -> Result<E.Response, E.TaskError> where E.Auth == NoAuth {
         await withCheckedContinuation { continuation in
             let task = Loopback.$baseURL.withValue(server.baseURL) {
-                URLSession.shared.endpointTask(with: endpoint) { result in continuation.resume(returning: result) }
+                try! URLSession.shared.endpointTask(with: endpoint) { result in continuation.resume(returning: result) }
             }
             check(task)
             task.resume()
@@ -31,7 +31,7 @@ import Testing
         let server = try TestServer()
         defer { server.stop() }
         let task = Loopback.$baseURL.withValue(server.baseURL) {
-            URLSession.shared.endpointTask(with: EchoEndpoint()) { _ in }
+            try! URLSession.shared.endpointTask(with: EchoEndpoint()) { _ in }
         }
         #expect(task.state == .suspended)
         try await Task.sleep(nanoseconds: 100_000_000)
@@ -94,7 +94,7 @@ import Testing
         defer { server.stop() }
         let result = await withCheckedContinuation { continuation in
             let task = Loopback.$baseURL.withValue(server.baseURL) {
-                URLSession.shared.endpointTask(with: DelayEndpoint(milliseconds: 5000)) {
+                try! URLSession.shared.endpointTask(with: DelayEndpoint(milliseconds: 5000)) {
                     continuation.resume(returning: $0)
                 }
             }

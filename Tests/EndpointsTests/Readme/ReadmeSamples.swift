@@ -86,7 +86,7 @@ enum ReadmeServerSample {
             // handle error
         }
 
-        let task = URLSession.shared.endpointTask(with: MyEndpoint()) { result in
+        let task = try URLSession.shared.endpointTask(with: MyEndpoint()) { result in
             switch result {
             case .success(let response): print(response.resourceName)
             case .failure(let error): print(error)

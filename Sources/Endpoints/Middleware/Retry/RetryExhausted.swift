@@ -4,21 +4,15 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What ``RetryMiddleware`` throws when it gives up on a retryable failure: the attempt count and
-/// the last outcome. Callers receive it as `.middlewareError(RetryExhausted)`.
+/// What ``RetryMiddleware`` tells its ``RetryMiddleware/onGiveUp`` callback when it gives up on a
+/// retryable failure: the attempt count and the last outcome. The caller itself receives that last
+/// outcome in its own typed case (`.errorResponse` for a 503, `.urlLoadError` for a timeout).
 ///
 /// ```swift
-/// do {
-///     _ = try await URLSession.shared.response(with: FeedEndpoint())
-/// } catch {
-///     if case .middlewareError(let error as RetryExhausted) = error {
-///         print("gave up after \(error.attempts) attempts, last status \(error.response?.statusCode ?? 0)")
-///     }
+/// let retry = RetryMiddleware(maximumAttempts: 4) { exhausted in
+///     print("gave up after \(exhausted.attempts) attempts, last status \(exhausted.response?.statusCode ?? 0)")
 /// }
 /// ```
-///
-/// Outcomes that are not retryable (a 404, any failure of a `POST` without `Idempotency-Key`, a
-/// TLS error, cancellation) are passed through unchanged and never wrapped.
 public struct RetryExhausted: Error, Sendable, CustomStringConvertible {
     /// How many times the request was sent.
     public let attempts: Int
@@ -52,6 +46,15 @@ public struct RetryExhausted: Error, Sendable, CustomStringConvertible {
         self.underlyingError = underlyingError
         self.response = response
         self.data = data
+    }
+
+    init(attempts: Int, reason: Reason, outcome: Result<(Data, HTTPURLResponse), any Error>) {
+        switch outcome {
+        case .success(let (data, response)):
+            self.init(attempts: attempts, reason: reason, response: response, data: data)
+        case .failure(let error):
+            self.init(attempts: attempts, reason: reason, underlyingError: error)
+        }
     }
 
     /// A sentence with the attempt count and the last outcome (never a URL or header value).

@@ -15,7 +15,7 @@ import Foundation
 /// ```
 ///
 /// What is retried:
-/// - methods `GET`, `HEAD`, `PUT`, `DELETE` and `OPTIONS`; `POST`, `PATCH` and others only when
+/// - methods `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS` and `TRACE` (``Method/isIdempotent``); `POST`, `PATCH` and others only when
 ///   the request carries an `Idempotency-Key` header or ``retriesNonIdempotentRequests`` is set;
 /// - connection failures and timeouts (``retryableErrorCodes``) and the statuses 408, 429, 502,
 ///   503 and 504 (``retryableStatusCodes``).
@@ -28,10 +28,16 @@ import Foundation
 /// ``backoff``. The retries stop after ``maximumAttempts`` sends, or when the next wait would pass
 /// ``budget`` seconds since the first send.
 ///
-/// Giving up: when the last outcome is still a retryable failure, the middleware throws
-/// ``RetryExhausted`` with the attempt count and that outcome (the error, or the response and its
-/// body), which callers receive as `.middlewareError(RetryExhausted)`. Everything else, success or
-/// not, is returned or thrown as it came.
+/// Giving up: when the last outcome is still a retryable failure, that outcome is what the caller
+/// gets, in its own typed case: a last 503 arrives as `.errorResponse` with its decoded body, a
+/// last timeout as `.urlLoadError`. ``onGiveUp`` is told the attempt count and the outcome as a
+/// ``RetryExhausted``, for logging or metrics:
+///
+/// ```swift
+/// RetryMiddleware(maximumAttempts: 4, onGiveUp: { print("gave up: \($0)") })
+/// ```
+///
+/// (Before, giving up threw `RetryExhausted` as `.middlewareError`, which hid the error's category.)
 ///
 /// Where it goes in the chain: middleware after it (inner) sees every attempt; middleware before
 /// it (outer) sees one call. Cancelling the task stops the wait at once.
@@ -55,6 +61,9 @@ public struct RetryMiddleware: Middleware {
     public let retriesNonIdempotentRequests: Bool
     /// The time source and waiting; replace it in tests.
     public let clock: any MiddlewareClock
+    /// Called when the middleware gives up on a retryable failure, before the last outcome is
+    /// returned or thrown.
+    public let onGiveUp: (@Sendable (RetryExhausted) -> Void)?
 
     private let generator: Locked<SplitMix64>?
 
@@ -84,6 +93,7 @@ public struct RetryMiddleware: Middleware {
     ///   - retriesNonIdempotentRequests: Retry `POST`, `PATCH` and other methods too.
     ///   - clock: The time source and waiting.
     ///   - seed: Seeds the jitter so waits repeat exactly; random when `nil`.
+    ///   - onGiveUp: Told the attempt count and the last outcome when the retries run out.
     public init(
         maximumAttempts: Int = 3,
         budget: TimeInterval = 30,
@@ -93,7 +103,8 @@ public struct RetryMiddleware: Middleware {
         retryableErrorCodes: Set<URLError.Code> = RetryMiddleware.defaultRetryableErrorCodes,
         retriesNonIdempotentRequests: Bool = false,
         clock: any MiddlewareClock = SystemMiddlewareClock(),
-        seed: UInt64? = nil
+        seed: UInt64? = nil,
+        onGiveUp: (@Sendable (RetryExhausted) -> Void)? = nil
     ) {
         self.maximumAttempts = max(1, maximumAttempts)
         self.budget = max(0, budget)
@@ -101,10 +112,11 @@ public struct RetryMiddleware: Middleware {
         self.maximumRetryAfter = max(0, maximumRetryAfter)
         self.retryableStatusCodes = retryableStatusCodes
         self.retryableErrorCodes = retryableErrorCodes.subtracting(RetryMiddleware.neverRetried)
-        self.idempotentMethods = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]
+        self.idempotentMethods = Method.idempotentNames
         self.retriesNonIdempotentRequests = retriesNonIdempotentRequests
         self.clock = clock
         self.generator = seed.map { Locked(SplitMix64(seed: $0)) }
+        self.onGiveUp = onGiveUp
     }
 
     /// Codes that mean "do not try again": cancellation, TLS (Linux reports it as `.unknown`), certificates.
@@ -126,25 +138,35 @@ public struct RetryMiddleware: Middleware {
         while true {
             attempt += 1
             var wait: TimeInterval
-            var exhausted: (RetryExhausted.Reason) -> RetryExhausted
+            let outcome: Result<(Data, HTTPURLResponse), any Error>
             do {
                 let (data, response) = try await next(request)
                 guard retryableStatusCodes.contains(response.statusCode) else { return (data, response) }
+                outcome = .success((data, response))
                 wait = nextWait(afterAttempt: attempt)
                 if let header = response.value(forHTTPHeaderField: "Retry-After"),
                     let requested = RetryAfter.delay(from: header, now: clock.now)
                 {
                     wait = min(requested, maximumRetryAfter)
                 }
-                exhausted = { [attempt] in RetryExhausted(attempts: attempt, reason: $0, response: response, data: data)
-                }
             } catch {
                 guard isRetryable(error) else { throw error }
+                outcome = .failure(error)
                 wait = nextWait(afterAttempt: attempt)
-                exhausted = { [attempt] in RetryExhausted(attempts: attempt, reason: $0, underlyingError: error) }
             }
-            if attempt >= maximumAttempts { throw exhausted(.maximumAttempts) }
-            if clock.now.timeIntervalSince(start) + wait > budget { throw exhausted(.budget) }
+            let reason: RetryExhausted.Reason? =
+                if attempt >= maximumAttempts {
+                    .maximumAttempts
+                } else if clock.now.timeIntervalSince(start) + wait > budget {
+                    .budget
+                } else {
+                    nil
+                }
+            if let reason {
+                // The last outcome goes to the caller as it came, so its category survives.
+                onGiveUp?(RetryExhausted(attempts: attempt, reason: reason, outcome: outcome))
+                return try outcome.get()
+            }
             try Task.checkCancellation()
             try await clock.sleep(seconds: wait)
         }
