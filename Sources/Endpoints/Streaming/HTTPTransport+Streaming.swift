@@ -9,8 +9,9 @@ extension HTTPTransport {
     /// arriving as a ``ResponseBody``, whatever the status.
     ///
     /// This default sends the request with ``send(_:context:)`` and hands over the buffered body
-    /// as one chunk, so every transport can serve streaming APIs; ``URLSessionTransport`` and the
-    /// mocking module's fake transport stream for real.
+    /// as one chunk, so every transport, custom ones included, serves the streaming APIs;
+    /// ``URLSessionTransport`` and the mocking module's fake transport stream for real. Implement
+    /// it to stream from your own transport, making the body with ``ResponseBody/makeStream(bufferLimit:)``.
     ///
     /// ```swift
     /// let (body, response) = try await transport.stream(request, context: RequestContext(endpointName: "Feed"))
@@ -29,11 +30,11 @@ extension URLSessionTransport {
     ///
     /// Redirects, refused challenges and credentials behave as in ``send(_:context:)``. The body
     /// fails with `URLError.timedOut` when no byte arrives for the request's `timeoutInterval`,
-    /// and with the `URLError` of a connection lost mid-body. A stream does not take one of the
-    /// per-host slots of ``maximumRequestsPerHost``: it may stay open for as long as the server
-    /// sends, and would hold the slot from every other request meanwhile.
+    /// and with the `URLError` of a connection lost mid-body. Through the pipeline, a stream holds
+    /// one of the per-host slots of ``maximumRequestsPerHost`` only until its head arrives, since it
+    /// may stay open for as long as the server sends. On Linux each stream runs on a session of
+    /// its own (see `StreamingDataTask`), so it takes none of the session's connections either.
     public func stream(_ request: URLRequest, context: RequestContext) async throws -> (ResponseBody, HTTPURLResponse) {
-        let request = context.withCurrentCredentials(request)
         let call = StreamingDataTask(
             request: request,
             credentialHeaders: context.credentialHeaders,

@@ -77,43 +77,42 @@ public struct CrossOriginPageLink: Error, Sendable, CustomStringConvertible {
     }
 }
 
-extension URLSession {
+extension EndpointClient {
     /// The pages of `endpoint`, fetched one at a time as they are read: the first page, then each
     /// page ``PaginatedEndpoint/nextPage(after:response:)`` names, until it names none.
     ///
     /// ```swift
     /// var all: [Issue] = []
-    /// for try await page in URLSession.shared.pages(for: Issues()) {
+    /// for try await page in client.pages(for: Issues()) {
     ///     all += page
     /// }
     /// ```
     ///
     /// Each page goes through the whole pipeline (authentication, refresh, middleware) and is
     /// decoded as the endpoint's `Response`; a failure ends the pages with the typed error. A page
-    /// is only requested when the loop asks for it, so breaking out early sends nothing more.
+    /// is only requested when the loop asks for it, so breaking out early sends nothing more. A
+    /// mocked endpoint answers one page.
     public func pages<T: PaginatedEndpoint>(
         for endpoint: T,
         environment: T.Server.Environments = T.Server.defaultEnvironment,
         auth: T.Auth = T.auth,
         middleware: [any Middleware] = []
     ) -> PageSequence<T> {
-        PageSequence(
-            first: endpoint, environment: environment, auth: auth, middleware: T.middleware + middleware,
-            transport: URLSessionTransport(session: self))
+        PageSequence(client: self, first: endpoint, environment: environment, auth: auth, middleware: middleware)
     }
 }
 
 /// The pages of a ``PaginatedEndpoint``, as an `AsyncSequence` of its `Response`; see
-/// ``Foundation/URLSession/pages(for:environment:auth:middleware:)``.
+/// ``EndpointClient/pages(for:environment:auth:middleware:)``.
 public struct PageSequence<T: PaginatedEndpoint>: AsyncSequence, Sendable {
     /// The error reading throws: the endpoint's `TaskError`.
     public typealias Failure = T.TaskError
 
+    let client: EndpointClient
     let first: T
     let environment: T.Server.Environments
     let auth: T.Auth
     let middleware: [any Middleware]
-    let transport: any HTTPTransport
 
     /// Fetches the pages in order.
     public struct AsyncIterator: AsyncIteratorProtocol {
@@ -130,45 +129,33 @@ public struct PageSequence<T: PaginatedEndpoint>: AsyncSequence, Sendable {
 
         /// The next page, or `nil` after the last.
         public mutating func next() async throws(T.TaskError) -> T.Response? {
-            var pipeline = StreamingPipeline(
-                endpoint: current, environment: pages.environment, auth: pages.auth,
-                middleware: pages.middleware, transport: pages.transport)
+            let call: PipelineCall<T.Response, T.ErrorResponse>
             switch next {
             case .none:
                 return nil
             case .endpoint(let endpoint):
                 current = endpoint
-                pipeline = StreamingPipeline(
-                    endpoint: endpoint, environment: pages.environment, auth: pages.auth,
-                    middleware: pages.middleware, transport: pages.transport)
                 origin = (try? endpoint.urlRequest(environment: pages.environment).url).flatMap(
                     RedirectPolicy.Origin.init)
+                call = pages.client.call(
+                    endpoint, environment: pages.environment, auth: pages.auth, middleware: pages.middleware)
             case .url(let url):
                 guard RedirectPolicy.Origin(url) == origin else {
                     next = .none
                     throw .middlewareError(CrossOriginPageLink(target: String(url.absoluteString.prefix { $0 != "?" })))
                 }
-                pipeline.adjust = { request in
+                call = pages.client.call(
+                    current, environment: pages.environment, auth: pages.auth, middleware: pages.middleware
+                ).adjusted { request in
                     var request = request
                     request.url = url
                     return request
                 }
             }
             next = .none
-            switch try await pipeline.open() {
-            case .mocked(let page, _):
-                return page
-            case .body(let body, let response):
-                let data: Data
-                do {
-                    data = try await body.collect()
-                } catch {
-                    throw T.TaskError(error)
-                }
-                let page = try Pipeline<T>.decode(data, response: response, for: current)
-                next = current.nextPage(after: page, response: response)
-                return page
-            }
+            let (page, response) = try await call.run(on: pages.client.transport)
+            next = current.nextPage(after: page, response: response)
+            return page
         }
     }
 

@@ -4,176 +4,104 @@ import Foundation
     import FoundationNetworking
 #endif
 
+/// The streaming and file APIs on a session: each is the same as on ``EndpointClient`` with
+/// `EndpointClient(session: self)`.
 extension URLSession {
-    /// Sends `endpoint` and returns its body as chunks of bytes, as they arrive.
+    /// Sends `endpoint` and returns its body as chunks of bytes as they arrive; see
+    /// ``EndpointClient/bytes(for:environment:auth:middleware:)``.
     ///
     /// ```swift
-    /// let stream = try await URLSession.shared.bytes(for: LogTail())
-    /// for try await chunk in stream {
-    ///     output.write(chunk)
-    /// }
+    /// for try await chunk in try await URLSession.shared.bytes(for: LogTail()) { output.write(chunk) }
     /// ```
-    ///
-    /// The request goes through the whole pipeline: it is built, authenticated (renewed and sent
-    /// again on a 401, before any body is read), passed through middleware and sent. The call
-    /// returns when a 2xx head arrives; any other status throws the endpoint's typed error with
-    /// the decoded `ErrorResponse`. Middleware sees the head of a 2xx with an empty body, the body
-    /// going to the caller (see <doc:StreamingAndFiles>). A typed mock whose `Response` is `Data`
-    /// streams that data.
-    ///
-    /// - Parameters:
-    ///   - endpoint: The endpoint to send.
-    ///   - environment: The server environment; the server's `defaultEnvironment` when omitted.
-    ///   - auth: The authentication method; the endpoint's declared `auth` when omitted.
-    ///   - middleware: Middleware for this request only, inside the endpoint's own.
-    /// - Throws: `T.TaskError`, here and while reading.
     public func bytes<T: Endpoint>(
         for endpoint: T,
         environment: T.Server.Environments = T.Server.defaultEnvironment,
         auth: T.Auth = T.auth,
         middleware: [any Middleware] = []
     ) async throws(T.TaskError) -> EndpointStream<Data, T.ErrorResponse> {
-        try await openStream(endpoint, environment, auth, middleware, decoder: StreamDecoder.chunks) { value in
-            guard let data = value as? Data else { throw MockedStreamError(endpoint: T.self, format: "bytes") }
-            return data.isEmpty ? [] : [data]
-        }
+        try await EndpointClient(session: self).bytes(
+            for: endpoint, environment: environment, auth: auth, middleware: middleware)
     }
 
-    /// Sends `endpoint` and returns the server-sent events of its `text/event-stream` body, as
-    /// they arrive.
+    /// Sends `endpoint` and returns the server-sent events of its body as they arrive; see
+    /// ``EndpointClient/events(for:environment:auth:middleware:)``.
     ///
     /// ```swift
-    /// for try await event in try await URLSession.shared.events(for: PriceFeed()) {
-    ///     if event.type == "price" { print(event.data) }
-    /// }
+    /// for try await event in try await URLSession.shared.events(for: PriceFeed()) { print(event.data) }
     /// ```
-    ///
-    /// The body is read as the WHATWG event-stream format (see ``ServerSentEventParser``); an
-    /// event the stream ends before its blank line is discarded, as the standard says. Sent
-    /// like ``bytes(for:environment:auth:middleware:)``; a typed mock whose `Response` is `Data`
-    /// is parsed as an event stream.
     public func events<T: Endpoint>(
         for endpoint: T,
         environment: T.Server.Environments = T.Server.defaultEnvironment,
         auth: T.Auth = T.auth,
         middleware: [any Middleware] = []
     ) async throws(T.TaskError) -> EndpointStream<ServerSentEvent, T.ErrorResponse> {
-        try await openStream(endpoint, environment, auth, middleware) { _ in
-            StreamDecoder.events(ServerSentEventParser()) { $0 }
-        } mocked: { value in
-            guard let data = value as? Data else { throw MockedStreamError(endpoint: T.self, format: "events") }
-            var parser = ServerSentEventParser()
-            return parser.parse(data) + parser.finish()
-        }
+        try await EndpointClient(session: self).events(
+            for: endpoint, environment: environment, auth: auth, middleware: middleware)
     }
 
-    /// Sends `endpoint` and returns the `data` of each server-sent event decoded as the endpoint's
-    /// `Response` (with ``Endpoint/decodeResponse(_:response:)``, so `responseDecoder` applies).
-    ///
-    /// ```swift
-    /// struct Completion: Endpoint {
-    ///     typealias Server = ChatServer
-    ///     struct Response: Decodable, Sendable { let token: String }
-    ///     static let definition: Definition<Completion> = Definition(method: .post, path: "v1/complete")
-    /// }
-    ///
-    /// for try await chunk in try await URLSession.shared.eventValues(for: Completion()) {
-    ///     print(chunk.token, terminator: "")
-    /// }
-    /// ```
-    ///
-    /// An event whose data does not decode ends the stream with `.responseParseError`, which
-    /// carries that event's data. Use ``events(for:environment:auth:middleware:)`` to see event
-    /// types and IDs, or to skip events such as a final `[DONE]`. A typed mock answers with its one value.
+    /// Sends `endpoint` and returns each server-sent event's data decoded as `T.Response`; see
+    /// ``EndpointClient/eventValues(for:environment:auth:middleware:)``.
     public func eventValues<T: Endpoint>(
         for endpoint: T,
         environment: T.Server.Environments = T.Server.defaultEnvironment,
         auth: T.Auth = T.auth,
         middleware: [any Middleware] = []
     ) async throws(T.TaskError) -> EndpointStream<T.Response, T.ErrorResponse> {
-        try await openStream(endpoint, environment, auth, middleware) { [endpoint] response in
-            StreamDecoder.events(ServerSentEventParser()) {
-                try endpoint.decodeResponse(Data($0.data.utf8), response: response)
-            }
-        } mocked: {
-            [$0]
-        }
+        try await EndpointClient(session: self).eventValues(
+            for: endpoint, environment: environment, auth: auth, middleware: middleware)
     }
 
-    /// Sends `endpoint` and returns each line of its JSON Lines (NDJSON) body decoded as the
-    /// endpoint's `Response`, as the lines arrive.
-    ///
-    /// ```swift
-    /// for try await entry in try await URLSession.shared.lines(for: AuditLog()) {
-    ///     print(entry.action)
-    /// }
-    /// ```
-    ///
-    /// Blank lines are skipped, CRLF works, and the last line needs no newline (see
-    /// ``JSONLinesSplitter``). A line that does not decode ends the stream with
-    /// `.responseParseError`, which carries that line. With `Response == Data` each line comes
-    /// raw. A typed mock answers with its one value.
+    /// Sends `endpoint` and returns each JSON line of its body decoded as `T.Response`; see
+    /// ``EndpointClient/lines(for:environment:auth:middleware:)``.
     public func lines<T: Endpoint>(
         for endpoint: T,
         environment: T.Server.Environments = T.Server.defaultEnvironment,
         auth: T.Auth = T.auth,
         middleware: [any Middleware] = []
     ) async throws(T.TaskError) -> EndpointStream<T.Response, T.ErrorResponse> {
-        try await openStream(endpoint, environment, auth, middleware) { [endpoint] response in
-            StreamDecoder.jsonLines { try endpoint.decodeResponse($0, response: response) }
-        } mocked: {
-            [$0]
-        }
+        try await EndpointClient(session: self).lines(
+            for: endpoint, environment: environment, auth: auth, middleware: middleware)
     }
 
-    private func openStream<T: Endpoint, Element: Sendable>(
+    /// Sends `endpoint` and writes its body to `destination`; see
+    /// ``EndpointClient/download(_:to:environment:auth:middleware:progress:)``.
+    @discardableResult
+    public func download<T: Endpoint>(
         _ endpoint: T,
-        _ environment: T.Server.Environments,
-        _ auth: T.Auth,
-        _ middleware: [any Middleware],
-        decoder: @escaping @Sendable (HTTPURLResponse) -> StreamDecoder<Element>,
-        mocked: (T.Response) throws -> [Element]
-    ) async throws(T.TaskError) -> EndpointStream<Element, T.ErrorResponse> {
-        let pipeline = StreamingPipeline(
-            endpoint: endpoint,
-            environment: environment,
-            auth: auth,
-            middleware: T.middleware + middleware,
-            transport: URLSessionTransport(session: self)
-        )
-        switch try await pipeline.open() {
-        case .body(let body, let response):
-            return EndpointStream(response: response, body: body) { decoder(response) }
-        case .mocked(let value, let url):
-            let response = HTTPURLResponse(
-                url: url ?? URL(string: "mock:")!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])!
-            do {
-                return EndpointStream(response: response, elements: try mocked(value))
-            } catch {
-                throw .middlewareError(error)
-            }
-        }
+        to destination: URL,
+        environment: T.Server.Environments = T.Server.defaultEnvironment,
+        auth: T.Auth = T.auth,
+        middleware: [any Middleware] = [],
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(T.TaskError) -> HTTPURLResponse {
+        try await EndpointClient(session: self).download(
+            endpoint, to: destination, environment: environment, auth: auth, middleware: middleware,
+            progress: progress)
     }
 
-    private func openStream<T: Endpoint>(
+    /// Sends `endpoint` with the file at `file` as its body; see
+    /// ``EndpointClient/upload(_:fromFile:environment:auth:middleware:progress:)``.
+    public func upload<T: Endpoint>(
         _ endpoint: T,
-        _ environment: T.Server.Environments,
-        _ auth: T.Auth,
-        _ middleware: [any Middleware],
-        decoder: @escaping @Sendable () -> StreamDecoder<Data>,
-        mocked: (T.Response) throws -> [Data]
-    ) async throws(T.TaskError) -> EndpointStream<Data, T.ErrorResponse> {
-        try await openStream(endpoint, environment, auth, middleware, decoder: { _ in decoder() }, mocked: mocked)
+        fromFile file: URL,
+        environment: T.Server.Environments = T.Server.defaultEnvironment,
+        auth: T.Auth = T.auth,
+        middleware: [any Middleware] = [],
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(T.TaskError) -> T.Response {
+        try await EndpointClient(session: self).upload(
+            endpoint, fromFile: file, environment: environment, auth: auth, middleware: middleware,
+            progress: progress)
     }
-}
 
-/// A typed mock answered a streaming call with a value that cannot be that stream: raw bytes
-/// and events need a mock whose `Response` is `Data` (the body).
-struct MockedStreamError: Error, CustomStringConvertible {
-    let endpoint: Any.Type
-    let format: String
-
-    var description: String {
-        "A mock of \(endpoint) answered a \(format) stream with a value that is not Data; mock the body as Data, or use a fake transport."
+    /// The pages of `endpoint`, fetched as they are read; see
+    /// ``EndpointClient/pages(for:environment:auth:middleware:)``.
+    public func pages<T: PaginatedEndpoint>(
+        for endpoint: T,
+        environment: T.Server.Environments = T.Server.defaultEnvironment,
+        auth: T.Auth = T.auth,
+        middleware: [any Middleware] = []
+    ) -> PageSequence<T> {
+        EndpointClient(session: self).pages(for: endpoint, environment: environment, auth: auth, middleware: middleware)
     }
 }

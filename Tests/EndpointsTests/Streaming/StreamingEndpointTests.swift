@@ -32,7 +32,7 @@ struct PrivateTickStream: Endpoint {
     typealias Response = Tick
     typealias ErrorResponse = APIError
 
-    static var auth: RefreshingAuth { RefreshingAuth() }
+    static let auth = RefreshingAuth()
     static let definition: Definition<PrivateTickStream> = Definition(path: "private")
 }
 
@@ -209,7 +209,7 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
                 ? .streamed([Data("data: {\"n\":7}\n\n".utf8)], contentType: "text/event-stream")
                 : .json(["code": 401, "message": "expired"] as [String: AnyEncodableValue], status: 401)
         }
-        let auth = RefreshingAuth()
+        let auth = PrivateTickStream.auth
         let values = try await run(server) {
             var values: [Tick] = []
             for try await value in try await URLSession.shared.eventValues(for: PrivateTickStream(), auth: auth) {

@@ -4,13 +4,13 @@ import Foundation
     import FoundationNetworking
 #endif
 
-extension URLSession {
+extension EndpointClient {
     /// Sends `endpoint` and writes its body to the file at `destination`, with bounded memory,
     /// reporting progress as the bytes arrive.
     ///
     /// ```swift
     /// let file = FileManager.default.temporaryDirectory.appendingPathComponent("firmware.bin")
-    /// let response = try await URLSession.shared.download(Firmware(), to: file) { progress in
+    /// let response = try await client.download(Firmware(), to: file) { progress in
     ///     print(progress)   // "524288 of 1048576 bytes"
     /// }
     /// ```
@@ -76,7 +76,7 @@ extension URLSession {
     /// reporting progress, and returns the decoded response.
     ///
     /// ```swift
-    /// let receipt = try await URLSession.shared.upload(PutVideo(id: 7), fromFile: movie) { progress in
+    /// let receipt = try await client.upload(PutVideo(id: 7), fromFile: movie) { progress in
     ///     print(progress.fractionCompleted ?? 0)
     /// }
     /// ```
@@ -85,7 +85,7 @@ extension URLSession {
     /// `Content-Length` is the file's size, and `Content-Type` is `application/octet-stream` unless
     /// the endpoint sets one. Each send (a retry, a resend after a token refresh) reads the file
     /// afresh. Middleware sees the request without its body. The response is decoded as for
-    /// ``Foundation/URLSession/response(with:environment:auth:middleware:)``. Progress comes from
+    /// ``response(with:environment:auth:middleware:)``. Progress comes from
     /// URLSession's reports of bytes sent; a custom transport that does not stream reports nothing.
     ///
     /// - Throws: `T.TaskError`; a file that cannot be read is `.urlLoadError` with `URLError.cannotOpenFile`.
@@ -104,14 +104,7 @@ extension URLSession {
         } catch {
             throw .urlLoadError(URLError(.cannotOpenFile, userInfo: [NSUnderlyingErrorKey: error]))
         }
-        var pipeline = StreamingPipeline(
-            endpoint: endpoint,
-            environment: environment,
-            auth: auth,
-            middleware: T.middleware + middleware,
-            transport: URLSessionTransport(session: self)
-        )
-        pipeline.adjust = { request in
+        let call = call(endpoint, environment: environment, auth: auth, middleware: middleware).adjusted { request in
             var request = request
             request.httpBody = nil
             request.setValue(String(size), forHTTPHeaderField: "Content-Length")
@@ -120,18 +113,17 @@ extension URLSession {
             }
             return request
         }
-        pipeline.bodyStream = { InputStream(url: file) }
-        let opening: Result<StreamingPipeline<T>.Opening, T.TaskError> = await UploadSource.$current.withValue(
+        let opening: Result<StreamOpening<T.Response>, T.TaskError> = await UploadSource.$current.withValue(
             UploadSource(file: file, progress: progress)
-        ) { () async -> Result<StreamingPipeline<T>.Opening, T.TaskError> in
+        ) { () async -> Result<StreamOpening<T.Response>, T.TaskError> in
             do throws(T.TaskError) {
-                return .success(try await pipeline.open())
+                return .success(try await call.open(on: transport))
             } catch {
                 return .failure(error)
             }
         }
         switch try opening.get() {
-        case .mocked(let value, _):
+        case .mocked(let value):
             return value
         case .body(let body, let response):
             let data: Data
@@ -141,7 +133,7 @@ extension URLSession {
                 throw T.TaskError(error)
             }
             progress?(TransferProgress(completedBytes: size, totalBytes: size))
-            return try Pipeline<T>.decode(data, response: response, for: endpoint)
+            return try call.validate(data, response: response, method: T.definition.method.rawValue)
         }
     }
 }
