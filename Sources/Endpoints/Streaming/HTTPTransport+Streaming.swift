@@ -26,7 +26,8 @@ extension HTTPTransport {
 extension URLSessionTransport {
     /// Sends `request` and returns the head as soon as it arrives; the body follows as it is
     /// received, with at most ``ResponseBody/defaultBufferLimit`` bytes waiting unread (beyond
-    /// that the data task is suspended until the reader catches up).
+    /// that the data task is suspended until the reader catches up; on Linux, where suspending a
+    /// running task is not safe, the task keeps running and the unread bytes wait in memory).
     ///
     /// Redirects, refused challenges and credentials behave as in ``send(_:context:)``. The body
     /// fails with `URLError.timedOut` when no byte arrives for the request's `timeoutInterval`,

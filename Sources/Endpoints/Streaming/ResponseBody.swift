@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Transports hand it over with the response head (see ``HTTPTransport/stream(_:context:)``).
 /// At most ``defaultBufferLimit`` bytes (or the limit it was made with) wait unread; beyond that
-/// the producer is paused until the reader catches up. Cancelling the reading task, or dropping
+/// the producer is paused until the reader catches up (a writer waits; a data task is suspended,
+/// except on Linux, see ``URLSessionTransport/stream(_:context:)``). Cancelling the reading task, or dropping
 /// the body before its end, stops the transfer.
 ///
 /// ```swift

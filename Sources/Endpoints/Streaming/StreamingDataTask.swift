@@ -14,8 +14,12 @@ import Foundation
 /// a session of its own made from the caller's configuration (cookies, headers, proxy settings
 /// and timeouts carry over; its connections are not shared with the caller's session).
 ///
-/// - Backpressure: when the reader falls more than the buffer's limit behind, the task is
-///   suspended, and resumed when the reader has drained half of it.
+/// - Backpressure (Apple platforms): when the reader falls more than the buffer's limit behind,
+///   the task is suspended, and resumed when the reader has drained half of it. On Linux the task
+///   keeps running, because corelibs' `suspend()` of a running data task races with its own
+///   stop and crashes the process; the buffer then holds whatever the reader has not read yet
+///   (a few MB for a download to a file on loopback, measured), so memory is bounded there only
+///   by a reader that keeps up.
 /// - Idle timeout: when no byte arrives for the request's `timeoutInterval` (while the task is not
 ///   suspended for backpressure), the task is cancelled and the head or the body fails with
 ///   `URLError.timedOut`. This is enforced here, fractions of a second included, because corelibs
@@ -138,7 +142,15 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, Sendable {
             state.lastActivity = DispatchTime.now().uptimeNanoseconds
             return state.task
         }
-        if paused { task?.suspend() } else { task?.resume() }
+        #if canImport(FoundationNetworking)
+            // corelibs' suspend() of a running data task stops it asynchronously and crashes
+            // (NativeProtocol.swift:69, fatalError) when resume() comes first, and a suspended
+            // transfer restarts its buffers: the stream is left running and the buffer holds what
+            // the reader has not read yet.
+            _ = task
+        #else
+            if paused { task?.suspend() } else { task?.resume() }
+        #endif
     }
 
     // MARK: Idle timeout
