@@ -90,7 +90,8 @@ import Testing
         let server = try TestServer()
         defer { server.stop() }
         server.route("/stall") { _ in .streamed([Data("data: 1\n\n".utf8)], then: .stall) }
-        let (body, _) = try await transport.stream(request(server, "/stall", timeout: 0.5), context: context)
+        let (body, _) = try await transport.stream(
+            request(server, "/stall", timeout: 1 * TestTiming.scale), context: context)
         var iterator = body.makeAsyncIterator()
         #expect(try await iterator.next() == Data("data: 1\n\n".utf8))
         let error = await #expect(throws: URLError.self) { _ = try await iterator.next() }
@@ -100,12 +101,12 @@ import Testing
     @Test func slowButSteadyDataKeepsTheStreamAlive() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        // 6 chunks 200 ms apart: 1.2 s in all, longer than the 0.6 s idle timeout.
-        let chunks = (0..<6).map { Data("\($0)".utf8) }
-        server.route("/steady") { _ in .streamed(chunks, pause: .milliseconds(200)) }
+        // 8 chunks 300 ms apart: 2.4 s in all, longer than the 1.2 s idle timeout.
+        let chunks = (0..<8).map { Data("\($0)".utf8) }
+        server.route("/steady") { _ in .streamed(chunks, pause: .milliseconds(300)) }
         let (body, _) = try await transport.stream(
-            request(server, "/steady", timeout: 0.6 * TestTiming.scale), context: context)
-        #expect(try await body.collect() == Data("012345".utf8))
+            request(server, "/steady", timeout: 1.2 * TestTiming.scale), context: context)
+        #expect(try await body.collect() == Data("01234567".utf8))
     }
 
     @Test func aConnectionDroppedMidStreamEndsWithAnError() async throws {
