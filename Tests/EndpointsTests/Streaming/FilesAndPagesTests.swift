@@ -121,7 +121,7 @@ struct CursorItems: PaginatedEndpoint {
         let server = try TestServer()
         defer { server.stop() }
         let file = temporaryFile("upload")
-        let contents = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let contents = Data((0..<(1 << 20)).map { UInt8(($0 * 7) % 256) })
         try contents.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let reports = LockedBox<[TransferProgress]>([])
