@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "EndpointsTestServer", dependencies: ["Endpoints"], swiftSettings: upcoming),
         .executableTarget(
             name: "EndpointsDemo",
-            dependencies: ["Endpoints", "EndpointsTestServer"],
+            dependencies: ["Endpoints", "EndpointsMocking", "EndpointsTestServer"],
             swiftSettings: upcoming
         ),
         .executableTarget(

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the DocC catalogs of Endpoints and EndpointsMocking with the toolchain's docc and fails on
-# any warning (a broken symbol link, a missing article).
+# Builds the DocC catalogs of Endpoints, EndpointsMocking and EndpointsTestServer with the
+# toolchain's docc and fails on any warning (a broken symbol link, a missing article).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-.build/docs}"
@@ -10,7 +10,7 @@ scratch=.build/docs-build
 swift package --scratch-path "$scratch" dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
 graphs=$(find "$scratch" -type d -name symbolgraph | head -n 1)
 status=0
-for module in Endpoints EndpointsMocking; do
+for module in Endpoints EndpointsMocking EndpointsTestServer; do
     catalog="Sources/$module/$module.docc"
     [ -d "$catalog" ] || continue
     moduleGraphs="$scratch/graphs-$module"

@@ -87,6 +87,26 @@ enum BuildBenchmark {
         return request
     }
 
+    // The same two requests as ad-hoc `Request` values, made from the same inputs on every
+    // iteration, as the endpoint values are.
+    static let base = RequestBase(BenchServer.self)
+
+    static func adHocGet(_ endpoint: BenchGet) -> Request<BenchGet.Response> {
+        let path = endpoint.pathComponents
+        let parameters = endpoint.parameterComponents
+        return .get("users/\(path.userId)/posts/\(path.postId)", on: base) {
+            Parameter.queryValue("q", value: parameters.query)
+            Parameter.queryValue("page", value: parameters.page)
+            Parameter.queryValue("sort", value: parameters.sort)
+            Header("X-Trace-Id").value(endpoint.headerComponents.traceId)
+            Header.accept.value("application/json")
+        }
+    }
+
+    static func adHocPost(_ endpoint: BenchPost) -> Request<BenchPost.Response> {
+        .post("users/\(endpoint.pathComponents.userId)/posts", on: base, body: endpoint.body)
+    }
+
     static func run(count: Int) {
         print("Request building, \(count) requests per shape, release build, same process")
         // Check both produce the same request before timing them.
@@ -99,9 +119,44 @@ enum BuildBenchmark {
         compare(
             name: "POST JSON body", count: count, library: { _ = try! post.urlRequest() },
             handWritten: { _ = handWrittenPost(post) })
+
+        print("Request values against the equivalent Endpoint values, both made and built each time")
+        let adHoc = try! adHocGet(get).urlRequest()
+        precondition(adHoc.url == ours.url && adHoc.allHTTPHeaderFields == ours.allHTTPHeaderFields, "GET differs")
+        // Byte lengths, not bytes: JSONEncoder on Linux orders an object's keys differently on each call.
+        precondition(try! adHocPost(post).urlRequest().httpBody?.count == (try! post.urlRequest()).httpBody?.count)
+        compare(
+            name: "GET  2 path + 3 query + 2 headers", count: count, names: ("Request", "Endpoint"),
+            library: { _ = try! adHocGet(get).urlRequest() },
+            handWritten: {
+                _ = try! BenchGet(
+                    pathComponents: get.pathComponents, parameterComponents: get.parameterComponents,
+                    headerComponents: get.headerComponents
+                ).urlRequest()
+            })
+        let prebuilt = adHocGet(get)
+        compare(
+            name: "GET, the Request value made once", count: count, names: ("Request", "Endpoint"),
+            library: { _ = try! prebuilt.urlRequest() },
+            handWritten: {
+                _ = try! BenchGet(
+                    pathComponents: get.pathComponents, parameterComponents: get.parameterComponents,
+                    headerComponents: get.headerComponents
+                ).urlRequest()
+            })
+        compare(
+            name: "POST JSON body", count: count, names: ("Request", "Endpoint"),
+            library: { _ = try! adHocPost(post).urlRequest() },
+            handWritten: { _ = try! BenchPost(body: post.body, pathComponents: post.pathComponents).urlRequest() })
     }
 
-    static func compare(name: String, count: Int, library: () -> Void, handWritten: () -> Void) {
+    static func compare(
+        name: String,
+        count: Int,
+        names: (library: String, handWritten: String) = ("Endpoints", "hand-written"),
+        library: () -> Void,
+        handWritten: () -> Void
+    ) {
         // Alternate rounds so that neither side benefits from warm-up or machine noise.
         var libraryTime = 0.0
         var handTime = 0.0
@@ -113,7 +168,7 @@ enum BuildBenchmark {
         let libraryRate = Double(count) / libraryTime
         let handRate = Double(count) / handTime
         print(
-            "  \(name): Endpoints \(Int(libraryRate)) req/s, hand-written \(Int(handRate)) req/s, ratio \(String(format: "%.2f", libraryRate / handRate))×"
+            "  \(name): \(names.library) \(Int(libraryRate)) req/s, \(names.handWritten) \(Int(handRate)) req/s, ratio \(String(format: "%.2f", libraryRate / handRate))×"
         )
     }
 

@@ -45,10 +45,15 @@ enum EndToEndBenchmark {
             Backend(name: "loopback", latencyMilliseconds: 0, baseCount: quick ? 500 : 2_000),
             Backend(name: "20 ms backend", latencyMilliseconds: 20, baseCount: quick ? 20 : 60),
         ]
-        let levels = [1, 4, 16, 64]
+        // ENDPOINTS_BENCH_LEVELS=1,16 and ENDPOINTS_BENCH_BACKENDS=loopback narrow a run while profiling.
+        let environment = ProcessInfo.processInfo.environment
+        let levels =
+            environment["ENDPOINTS_BENCH_LEVELS"].map { $0.split(separator: ",").compactMap { Int($0) } }
+            ?? [1, 4, 16, 64]
+        let chosen = environment["ENDPOINTS_BENCH_BACKENDS"].map { $0.split(separator: ",").map(String.init) }
         print("End to end: GET + decode, Endpoints against raw URLSession.data(for:) + JSONDecoder")
         print("  (a session per side, \(rounds(quick)) alternating rounds; CPU counts client and server)")
-        for backend in backends {
+        for backend in backends where chosen?.contains(where: { backend.name.hasPrefix($0) }) ?? true {
             for inFlight in levels {
                 try await compare(backend: backend, inFlight: inFlight, quick: quick)
             }
@@ -86,6 +91,14 @@ enum EndToEndBenchmark {
             }
             let ourSide: @Sendable () async throws -> Void = {
                 _ = try await ourSession.response(with: ItemEndpoint(), environment: server.baseURL)
+            }
+            // ENDPOINTS_BENCH_ONLY=raw or =ours runs one side, for a profiler to see it alone.
+            if let only = ProcessInfo.processInfo.environment["ENDPOINTS_BENCH_ONLY"] {
+                let sample = try await measure(
+                    server: server, count: perRound, inFlight: inFlight, only == "raw" ? rawSide : ourSide)
+                raw.append(sample)
+                ours.append(sample)
+                continue
             }
             // Alternate which side goes first, so neither always runs on a warmer machine.
             if round.isMultiple(of: 2) {

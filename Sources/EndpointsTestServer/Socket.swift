@@ -41,7 +41,14 @@ enum Socket {
     #endif
 
     /// Creates a non-blocking listening socket bound to `host:port`; returns it and the bound port.
-    static func listen(host: String, port: UInt16) throws(TestServer.SocketError) -> (fd: Int32, port: UInt16) {
+    ///
+    /// With `listening: false` the socket is bound without `SO_REUSEADDR` and never listens: it
+    /// holds the port (nothing else can bind it) while every connection to it is refused.
+    static func listen(
+        host: String,
+        port: UInt16,
+        listening: Bool = true
+    ) throws(TestServer.SocketError) -> (fd: Int32, port: UInt16) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = streamType
@@ -60,9 +67,11 @@ enum Socket {
             close(fd)
             return error
         }
-        setOption(fd, SOL_SOCKET, SO_REUSEADDR)
+        if listening { setOption(fd, SOL_SOCKET, SO_REUSEADDR) }
         guard bind(fd, info.ai_addr, info.ai_addrlen) == 0 else { throw fail("bind") }
-        guard startListening(fd) == 0 else { throw fail("listen") }
+        if listening {
+            guard startListening(fd) == 0 else { throw fail("listen") }
+        }
         guard fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0 else { throw fail("fcntl") }
         guard let boundPort = localPort(fd) else { throw fail("getsockname") }
         return (fd, boundPort)

@@ -1,20 +1,94 @@
+import Endpoints
+import Foundation
 import Testing
 
 @testable import EndpointsDemo
 
-/// The README's first command, `swift run endpoints-demo`, runs this: it must report a typed
-/// response, a typed error body and a per-request environment, each from a real loopback call.
+/// The README's first command, `swift run endpoints-demo`, runs this tour: each section must
+/// report what it shows, from real loopback calls.
 @Suite struct DemoTests {
-    @Test func theDemoReportsEachCall() async throws {
-        var lines: [String] = []
+    /// Collects the transcript's lines.
+    final class Lines: @unchecked Sendable {
+        // @unchecked Sendable: `lines` is read and written only while holding `lock`.
+        private let lock = NSLock()
+        private var lines: [String] = []
+
+        func append(_ line: String) {
+            lock.lock()
+            lines.append(line)
+            lock.unlock()
+        }
+
+        var text: String {
+            lock.lock()
+            defer { lock.unlock() }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    /// Whether `text` contains `part` (Foundation's `range(of:)`: the standard library's
+    /// `String.contains(_:)` for strings needs macOS 13).
+    func has(_ text: String, _ part: String) -> Bool { text.range(of: part) != nil }
+
+    @Test func theTourReportsEverySection() async throws {
+        let lines = Lines()
         try await Demo.run { lines.append($0) }
-        let report = lines.joined(separator: "\n")
-        #expect(report.contains(#"1. GET users/42 → typed response: User(id: 42, name: "User 42 from production")"#))
-        #expect(report.contains(#"2. POST users {"name":"Ada"} → typed response: User(id: 7, name: "Ada")"#))
-        #expect(report.contains(#"typed error body, status 404: ApiError(code: 404, message: "no such user"#))
-        #expect(report.contains(#"per-request environment (staging) → User(id: 42, name: "User 42 from staging")"#))
-        #expect(report.contains("(unchanged)"))
-        #expect(report.contains("/files/..%2Fetc%2Fpasswd"))
-        #expect(report.contains("refused before sending"))
+        let report = lines.text
+        let expected = [
+            "1. Typed endpoints: login, a profile, a paginated list",
+            "POST login → Tokens; the access token expires in 3 s",
+            #"GET me → Profile(id: 1, name: "Ada Lovelace (production)", email: "ada@example.com")"#,
+            "GET items?page=3&perPage=10 → 5 items (21…25), next page none",
+            "25 items in all",
+            "2. A typed error",
+            #"GET users/99 → .errorResponse, status 404, body ApiError(code: 404, message: "no such user")"#,
+            "do throws(Login.TaskError)) → .errorResponse, status 401",
+            "3. Per-request environment and credentials",
+            #"name: "Ada Lovelace (staging)""#,
+            "4. 20 concurrent requests on an expired token share one refresh",
+            "20 × GET me → 20 profiles",
+            "refreshes: 1\n",
+            "the service performed 1 refresh(es)",
+            "5. A retry after a 503 with Retry-After",
+            "503 GET http://127.0.0.1:",
+            #"GET status → "ok" after"#,
+            "6. A redacted log line and its cURL",
+            #"{"password":"<redacted>","username":"ada"}"#,
+            #""accessToken":"<redacted>""#,
+            "curl -X 'POST' 'http://127.0.0.1:",
+            "7. A mocked call",
+            #"→ Profile(id: 7, name: "Grace Hopper (mock)", email: "grace@example.com")"#,
+            "requests the service received meanwhile: 0",
+        ]
+        for part in expected {
+            #expect(has(report, part), "missing from the transcript: \(part)")
+        }
+        // The secrets never reach the transcript.
+        #expect(!has(report, DemoService.password))
+        #expect(!has(report, "-access-") && !has(report, "-refresh-"))
+    }
+
+    @Test func theTourRunsAgainstAnotherBaseURLWithLogging() async throws {
+        let other = try DemoService(name: "elsewhere")
+        defer { other.stop() }
+        let options = try DemoOptions(arguments: ["--base-url", other.baseURL.absoluteString, "--log-level", "basic"])
+        #expect(options.logLevel == .basic)
+        let lines = Lines()
+        try await Demo.run(options: options) { lines.append($0) }
+        let report = lines.text
+        #expect(has(report, "production: \(other.baseURL)"))
+        #expect(has(report, #"Ada Lovelace (elsewhere)"#))
+        #expect(has(report, "→ #1 POST \(other.baseURL)/login [Login]"))
+        #expect(has(report, "refreshes: 1\n"))
+        #expect(other.refreshes >= 1)
+    }
+
+    @Test(arguments: [["--log-level", "loud"], ["--base-url"], ["--base-url", "not a url"], ["--verbose"]])
+    func badArgumentsAreRefusedWithTheUsage(arguments: [String]) {
+        #expect {
+            try DemoOptions(arguments: arguments)
+        } throws: { error in
+            has("\(error)", DemoOptions.usage)
+        }
     }
 }

@@ -20,7 +20,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// Refreshable credentials also implement ``shouldReauthenticate(for:response:)`` and
+/// Refreshable credentials also implement ``shouldReauthenticate(for:response:)-(URLRequest,_)`` and
 /// ``reauthenticate(after:)``: when the first returns `true` for a response, the pipeline calls the
 /// second, then authenticates and sends the request once more. A request is retried at most once.
 public protocol AuthenticationMethod: Sendable {
@@ -46,14 +46,51 @@ public protocol AuthenticationMethod: Sendable {
     /// queued or in middleware. A request authenticated before a token refresh then carries the new
     /// token instead of being rejected once more. It must not wait for anything.
     func updatedCredentials(for request: URLRequest) -> URLRequest?
+
+    /// Endpoints 0.4's refresh trigger (the `authentication` branch), still honoured: the default
+    /// `shouldReauthenticate(for request:response:)` asks it for every non-2xx response,
+    /// passing a ``RejectedResponse`` as the error. Prefer the request-based requirement in new code.
+    func shouldReauthenticate(for error: any Error, response: HTTPURLResponse?) -> Bool
+
+    /// Endpoints 0.4's refresh (the `authentication` branch), still honoured: the default
+    /// `reauthenticate(after:)` calls it, and reports an error it throws as
+    /// ``AuthenticationError/refreshFailed(underlying:)`` (an ``AuthenticationError`` as it is).
+    func reauthenticate() async throws
 }
 
 extension AuthenticationMethod {
-    /// Never.
-    public func shouldReauthenticate(for request: URLRequest, response: HTTPURLResponse) -> Bool { false }
+    /// What the 0.4 requirement `shouldReauthenticate(for error:response:)` says for a
+    /// non-2xx response (whose default is `false`); never for a 2xx one.
+    public func shouldReauthenticate(for request: URLRequest, response: HTTPURLResponse) -> Bool {
+        guard !(200..<300).contains(response.statusCode) else { return false }
+        return shouldReauthenticate(for: RejectedResponse(httpResponse: response), response: response)
+    }
 
-    /// Nothing to renew.
-    public func reauthenticate(after request: URLRequest) async throws(AuthenticationError) {}
+    /// Calls the 0.4 requirement `reauthenticate()`; does nothing when the method implements neither.
+    public func reauthenticate(after request: URLRequest) async throws(AuthenticationError) {
+        var forwarding = LegacyReauthentication.forwarding
+        forwarding.insert(ObjectIdentifier(Self.self))
+        do {
+            try await LegacyReauthentication.$forwarding.withValue(forwarding) { try await reauthenticate() }
+        } catch let error as AuthenticationError {
+            throw error
+        } catch {
+            throw .refreshFailed(underlying: error)
+        }
+    }
+
+    /// Never: the default of the 0.4 requirement.
+    public func shouldReauthenticate(for error: any Error, response: HTTPURLResponse?) -> Bool { false }
+
+    /// Renews the credentials now, as 0.4's `reauthenticate()` did: calls
+    /// ``reauthenticate(after:)`` with a request carrying the current credentials, so a ``JWTAuth``
+    /// refreshes (joining a refresh in flight). Does nothing for a method that implements neither.
+    public func reauthenticate() async throws {
+        // Reached from the default `reauthenticate(after:)` of this very type: neither is implemented.
+        guard !LegacyReauthentication.forwarding.contains(ObjectIdentifier(Self.self)) else { return }
+        let current = try await authenticate(request: URLRequest(url: LegacyReauthentication.placeholder))
+        try await reauthenticate(after: current)
+    }
 
     /// `Authorization`.
     public var credentialHeaderNames: [String] { ["Authorization"] }
@@ -80,4 +117,26 @@ public struct NoAuth: AuthenticationMethod, Hashable {
 
     /// None.
     public var credentialHeaderNames: [String] { [] }
+}
+
+/// Breaks the cycle between the two defaults: the types whose default `reauthenticate(after:)` is
+/// calling their `reauthenticate()` in this task. A task-local, so concurrent refreshes never see
+/// each other's.
+enum LegacyReauthentication {
+    @TaskLocal static var forwarding: Set<ObjectIdentifier> = []
+    static let placeholder = URL(string: "endpoints-reauthenticate:current")!
+}
+
+/// The error a 0.4-style `shouldReauthenticate(for error:response:)` of an ``AuthenticationMethod``
+/// receives: the server answered with a non-2xx status. (0.4 passed the endpoint's task error,
+/// which an authentication method cannot name; check `response?.statusCode` instead.)
+public struct RejectedResponse: Error, Sendable, CustomStringConvertible {
+    /// The response that was not 2xx.
+    public let httpResponse: HTTPURLResponse
+
+    /// Wraps `httpResponse`.
+    public init(httpResponse: HTTPURLResponse) { self.httpResponse = httpResponse }
+
+    /// `The server answered with status 401.`
+    public var description: String { "The server answered with status \(httpResponse.statusCode)." }
 }

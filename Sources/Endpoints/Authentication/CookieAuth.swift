@@ -16,8 +16,21 @@ import Foundation
 ///
 /// The request carries exactly one `Cookie` header: existing cookies are kept in order, a cookie of
 /// the same name is replaced, and this one is appended. The request's `httpShouldHandleCookies` is
-/// turned off so that the session's cookie store can neither add a second header nor overwrite
-/// this one (cookies the server sets are then not stored either).
+/// turned off so that the session's cookie store neither adds its cookies nor overwrites this
+/// header (cookies the server sets are then not stored either, on Apple platforms).
+///
+/// On Linux, URLSession ignores `httpShouldHandleCookies`: when the session's configuration has
+/// `httpShouldSetCookies` on (as `URLSession.shared` does) and its cookie store holds cookies for
+/// the URL, it replaces the whole `Cookie` header with them and this cookie would silently not
+/// arrive. The request then fails with ``AuthenticationError/invalidCredentials(reason:)``
+/// before it is sent. Send CookieAuth endpoints with a session that leaves cookies to you:
+///
+/// ```swift
+/// let configuration = URLSessionConfiguration.default
+/// configuration.httpShouldSetCookies = false
+/// let session = URLSession(configuration: configuration)
+/// let profile = try await session.response(with: ProfileEndpoint())
+/// ```
 ///
 /// The name must be an RFC 6265 token and the value RFC 6265 cookie-octets (optionally in double
 /// quotes): no spaces, commas, semicolons, backslashes, quotes or control characters. Anything else
@@ -55,15 +68,9 @@ public struct CookieAuth: AuthenticationMethod, CustomStringConvertible, CustomD
     public func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest {
         try validate()
         var request = request
-        var cookies: [String] = []
-        for part in (request.value(forHTTPHeaderField: "Cookie") ?? "").split(separator: ";") {
-            let pair = part.trimmingCharacters(in: .whitespaces)
-            guard !pair.isEmpty else { continue }
-            let pairName = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? pair
-            if pairName.trimmingCharacters(in: .whitespaces) != name { cookies.append(pair) }
-        }
-        cookies.append("\(name)=\(value)")
-        request.setValue(cookies.joined(separator: "; "), forHTTPHeaderField: "Cookie")
+        let header = CookieHeader.merged(
+            request.value(forHTTPHeaderField: "Cookie"), with: [(name, value)], replacing: true)
+        request.setValue(header, forHTTPHeaderField: "Cookie")
         request.httpShouldHandleCookies = false
         return request
     }

@@ -26,6 +26,10 @@ extension JWTAuth {
         let scope = RefreshScope.active.union([ObjectIdentifier(self)])
         do {
             let tokens = try await RefreshScope.$active.withValue(scope) { try await refreshHandler(refreshToken) }
+            if let reason = Self.unusableReason(tokens.accessToken) {
+                throw AuthenticationError.invalidCredentials(
+                    reason: "the refresh handler returned tokens where \(reason)")
+            }
             guard state.withLock({ $0.commitRefresh(refreshID, tokens: tokens) }) else {
                 return  // setTokens or clearTokens came first: these tokens are stale.
             }
@@ -36,9 +40,13 @@ extension JWTAuth {
         } catch {
             // A reentrant refresh request is reported as itself, not wrapped in that request's errors.
             let error: any Error = RefreshReentrancyError.found(in: error) ?? error
-            guard let waiters = state.withLock({ $0.failRefresh(refreshID, error: error) }) else { return }
+            let rejected = Self.isRejection(error)
+            guard let waiters = state.withLock({ $0.failRefresh(refreshID, error: error, rejected: rejected) }) else {
+                return
+            }
             resume(waiters, with: .failure(.refreshFailed(underlying: error)))
-            if let onRefreshFailed {
+            // A transient failure keeps the user signed in: nobody is told to log out.
+            if rejected, let onRefreshFailed {
                 await RefreshScope.$active.withValue(scope) { await onRefreshFailed(error) }
             }
         }

@@ -125,14 +125,21 @@ struct JWTState {
         return Array(refresh.waiters.values)
     }
 
-    /// Records a failed refresh `refreshID`: drops the tokens and returns the waiters, or `nil`
-    /// when the refresh was superseded by `setTokens` or `clearTokens` (its failure is then moot).
-    mutating func failRefresh(_ refreshID: UInt64, error: any Error) -> [CheckedContinuation<RefreshOutcome, Never>]? {
+    /// Records a failed refresh `refreshID` and returns the waiters, or `nil` when the refresh was
+    /// superseded by `setTokens` or `clearTokens` (its failure is then moot). A `rejected` refresh
+    /// drops the tokens; a transient one keeps them, so a later request refreshes again.
+    mutating func failRefresh(
+        _ refreshID: UInt64,
+        error: any Error,
+        rejected: Bool
+    ) -> [CheckedContinuation<RefreshOutcome, Never>]? {
         guard let refresh, refresh.id == refreshID else { return nil }
         self.refresh = nil
-        tokens = nil
-        generation += 1
-        failure = Failure(rejectedAccessToken: refresh.replacing, error: error)
+        if rejected {
+            tokens = nil
+            generation += 1
+            failure = Failure(rejectedAccessToken: refresh.replacing, error: error)
+        }
         ended = (refreshID, .failure(.refreshFailed(underlying: error)))
         return Array(refresh.waiters.values)
     }

@@ -37,15 +37,28 @@ import Foundation
 ///   it for the others. That task is created with `Task {}` from the requesting task, not
 ///   `Task.detached`, so it keeps task-local values (test mocks, the environment of a scoped test).
 /// - When the refresh fails, every waiting request fails with
-///   ``AuthenticationError/refreshFailed(underlying:)`` and `onRefreshFailed` runs once. The tokens
-///   are dropped: later requests fail at once with ``AuthenticationError/notAuthenticated``, sending
-///   nothing, until ``setTokens(_:)`` — so a dead session does not hammer the server.
+///   ``AuthenticationError/refreshFailed(underlying:)``. What happens to the tokens depends on why
+///   it failed (see ``JWTAuth/isRejection(_:)``):
+///   - **Rejected**: the server refused the refresh token (the handler's request got a 400, such as
+///     OAuth's `invalid_grant`, a 401 or a 403, or the handler threw ``JWTAuth/RefreshRejection``). The
+///     tokens are dropped and `onRefreshFailed` runs once: later requests fail at once with
+///     ``AuthenticationError/notAuthenticated``, sending nothing, until ``setTokens(_:)`` — so a dead
+///     session does not hammer the server.
+///   - **Transient**: anything else (offline, a timeout, a 5xx, a cancelled refresh request, or
+///     new tokens that cannot be sent, such as an access token containing CR or LF). The tokens are
+///     kept and `onRefreshFailed` does not run: the user stays signed in, and a later request
+///     refreshes again.
 /// - The refresh endpoint must not use this same `JWTAuth`; if it does, its request fails at once
 ///   with ``RefreshReentrancyError`` instead of hanging.
 ///
 /// A rejected request is retried once; if the new token is rejected too, the request fails with
-/// the server's response, without a second refresh. The description never shows the tokens.
-public final class JWTAuth: AuthenticationMethod, CustomStringConvertible {
+/// the server's response, without a second refresh. An access token containing a control
+/// character is never sent: a request fails with ``AuthenticationError/invalidCredentials(reason:)``
+/// instead. The description, the debug description and the mirror (`dump`) never show the
+/// tokens, during a refresh or after it.
+public final class JWTAuth: AuthenticationMethod, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// The statuses that mean "the access token was rejected"; `[401]` by default.
     public let refreshTriggerStatusCodes: Set<Int>
     /// How many seconds before ``TokenPair/expiresAt`` the tokens are renewed before sending; 30 by default.
@@ -54,6 +67,8 @@ public final class JWTAuth: AuthenticationMethod, CustomStringConvertible {
     let refreshHandler: @Sendable (String) async throws -> TokenPair
     let onTokensUpdated: (@Sendable (TokenPair) async -> Void)?
     let onRefreshFailed: (@Sendable (any Error) async -> Void)?
+    /// The time expiry is judged against.
+    let now: @Sendable () -> Date
     let state: Locked<JWTState>
 
     /// Creates the method. Only `refreshHandler` is required.
@@ -66,24 +81,34 @@ public final class JWTAuth: AuthenticationMethod, CustomStringConvertible {
     ///     an endpoint whose `auth` is ``NoAuth``.
     ///   - onTokensUpdated: Called once with each refreshed pair, before any request is retried
     ///     with it (not for tokens you pass to ``setTokens(_:)``).
-    ///   - onRefreshFailed: Called once when a refresh fails, after its waiting requests have failed.
+    ///   - onRefreshFailed: Called once when the server rejects a refresh (see ``JWTAuth/isRejection(_:)``),
+    ///     after its waiting requests have failed and the tokens were dropped; not for a transient failure.
+    ///   - now: The current time, against which ``TokenPair/expiresAt`` is judged; `Date()` by default.
+    ///     Tests pass their own clock to expire tokens without waiting.
+    ///
+    /// ```swift
+    /// // `clock` is any Sendable time source a test moves forward, e.g. its MiddlewareClock.
+    /// let auth = JWTAuth(initialTokens: tokens, refreshHandler: refresh, now: { clock.now })
+    /// ```
     public init(
         initialTokens: TokenPair? = nil,
         refreshTriggerStatusCodes: Set<Int> = [401],
         expiryLeeway: TimeInterval = 30,
         refreshHandler: @escaping @Sendable (_ refreshToken: String) async throws -> TokenPair,
         onTokensUpdated: (@Sendable (TokenPair) async -> Void)? = nil,
-        onRefreshFailed: (@Sendable (any Error) async -> Void)? = nil
+        onRefreshFailed: (@Sendable (any Error) async -> Void)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.refreshTriggerStatusCodes = refreshTriggerStatusCodes
         self.expiryLeeway = expiryLeeway
         self.refreshHandler = refreshHandler
         self.onTokensUpdated = onTokensUpdated
         self.onRefreshFailed = onRefreshFailed
+        self.now = now
         self.state = Locked(JWTState(tokens: initialTokens))
     }
 
-    /// The current tokens; `nil` before login, after ``clearTokens()``, or after a failed refresh.
+    /// The current tokens; `nil` before login, after ``clearTokens()``, or after a rejected refresh.
     public var tokens: TokenPair? { state.withLock { $0.tokens } }
 
     /// Replaces the tokens, for example after login. A refresh in flight is discarded: requests
@@ -108,9 +133,10 @@ public final class JWTAuth: AuthenticationMethod, CustomStringConvertible {
         try checkNotReentrant()
         var mayRefresh = true
         while true {
-            let step = state.withLock { $0.authenticate(now: Date(), leeway: expiryLeeway, mayRefresh: mayRefresh) }
+            let step = state.withLock { $0.authenticate(now: now(), leeway: expiryLeeway, mayRefresh: mayRefresh) }
             switch step {
             case .send(let accessToken):
+                if let reason = Self.unusableReason(accessToken) { throw .invalidCredentials(reason: reason) }
                 var request = request
                 request.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
                 return request
@@ -164,7 +190,7 @@ public final class JWTAuth: AuthenticationMethod, CustomStringConvertible {
     public func updatedCredentials(for request: URLRequest) -> URLRequest? {
         guard let sent = Self.bearerToken(of: request) else { return nil }
         let current = state.withLock { $0.refresh == nil ? $0.tokens?.accessToken : nil }
-        guard let current, current != sent else { return nil }
+        guard let current, current != sent, Self.unusableReason(current) == nil else { return nil }
         var request = request
         request.setValue("Bearer \(current)", forHTTPHeaderField: "Authorization")
         return request
@@ -175,6 +201,31 @@ public final class JWTAuth: AuthenticationMethod, CustomStringConvertible {
         let (hasTokens, refreshing) = state.withLock { ($0.tokens != nil, $0.refresh != nil) }
         return "JWTAuth(tokens: \(hasTokens ? "set" : "none"), refreshing: \(refreshing), "
             + "refreshTriggerStatusCodes: \(refreshTriggerStatusCodes.sorted()), expiryLeeway: \(expiryLeeway)s)"
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror without the tokens (the default one would show them inside the state), so `dump`
+    /// does not print them.
+    public var customMirror: Mirror {
+        let (tokens, refreshing) = state.withLock { ($0.tokens, $0.refresh != nil) }
+        return Mirror(
+            self,
+            children: [
+                "tokens": tokens as Any, "refreshing": refreshing,
+                "refreshTriggerStatusCodes": refreshTriggerStatusCodes.sorted(), "expiryLeeway": expiryLeeway,
+            ]
+        )
+    }
+
+    /// Why `accessToken` cannot go in an `Authorization` header, or `nil` when it can.
+    static func unusableReason(_ accessToken: String) -> String? {
+        if accessToken.isEmpty { return "the access token is empty." }
+        if CredentialText.containsControl(accessToken) {
+            return "the access token contains a control character (such as CR or LF), so it cannot be sent."
+        }
+        return nil
     }
 
     static func bearerToken(of request: URLRequest) -> String? {

@@ -5,7 +5,8 @@
 public enum EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The server has no base URL for the requested environment.
     case missingBaseURL(server: String, environment: String)
-    /// A path value read from the components was `nil`.
+    /// A path value read from the components was `nil`. ``PathTemplate`` no longer throws it: as in
+    /// Endpoints 0.4, a `nil` value's segment is left out of the path.
     case missingPathValue(String)
     /// A path value was empty, `.` or `..`, which would change the path's shape.
     case invalidPathValue(String, value: String)
@@ -23,6 +24,9 @@ public enum EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
     case bodyEncodingFailed(UnderlyingError)
     /// The definition's timeout is zero, negative or not a number.
     case invalidTimeout(Double)
+    /// An ``AdHocRequest``'s `Response` is not `Decodable`, `Data` or `Void`, and no `map` says how
+    /// to make one; the associated value names the type.
+    case unsupportedResponse(String)
 
     /// A sentence that says what went wrong and what to fix.
     public var description: String {
@@ -30,7 +34,7 @@ public enum EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingBaseURL(let server, let environment):
             "\(server) has no base URL for the environment '\(environment)'; add it to baseUrls or request another environment."
         case .missingPathValue(let name):
-            "The path value '\(name)' is nil; pass a value, because a path segment cannot be left out."
+            "The path value '\(name)' is nil; pass a value."
         case .invalidPathValue(let name, let value):
             "The path value '\(name)' is \(value.isEmpty ? "empty" : "'\(value)'"), which would change the shape of the path; pass a non-empty value other than '.' or '..'."
         case .invalidMethod(let method):
@@ -48,6 +52,8 @@ public enum EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
             "The body could not be encoded (\(underlying)); check the body's Encodable conformance and the encoder."
         case .invalidTimeout(let timeout):
             "The timeout \(timeout) is not a positive number of seconds; pass a positive value, or nil for the session's."
+        case .unsupportedResponse(let type):
+            "The request's response type \(type) is not Decodable, Data or Void; make it Decodable, or map a Request<Data> to it."
         }
     }
 }

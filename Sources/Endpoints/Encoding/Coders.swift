@@ -14,17 +14,29 @@ public protocol EncoderType {
     func encode<T: Encodable>(_ value: T) throws -> Data
 
     /// The `Content-Type` sent with the body unless the definition sets one; `nil` sends none.
+    /// The default is the type's ``contentType-swift.type.property``.
     var contentType: String? { get }
+
+    /// The `Content-Type` of every value of this encoder type, as Endpoints 0.4 declared it
+    /// (`static var contentType`). An encoder that declares only this one sends it; one whose
+    /// content type depends on the value (a multipart boundary) implements the instance property.
+    static var contentType: String? { get }
 }
 
 extension EncoderType {
+    /// The type's ``contentType-swift.type.property``, so a 0.4 encoder's static content type is sent.
+    public var contentType: String? { Self.contentType }
+
     /// No content type by default.
-    public var contentType: String? { nil }
+    public static var contentType: String? { nil }
 }
 
 extension JSONEncoder: EncoderType {
     /// `application/json`.
     public var contentType: String? { "application/json" }
+
+    /// `application/json`.
+    public static var contentType: String? { "application/json" }
 }
 
 /// Something that turns response bytes into a value: `JSONDecoder`, or your own.
@@ -35,11 +47,28 @@ public protocol DecoderType {
 
 extension JSONDecoder: DecoderType {}
 
-/// The coders the defaults hand out. Creating a `JSONEncoder` per request is measurable, and
-/// both types are safe to share: each call copies the options it uses.
+/// The coders the defaults hand out. Creating a `JSONEncoder` per request is measurable, so one
+/// instance of each is shared where the type is `Sendable`.
+///
+/// `JSONEncoder` and `JSONDecoder` conform to `Sendable` only from macOS 13, iOS 16, tvOS 16 and
+/// watchOS 9 (the SDKs' conformance carries that availability; earlier SDKs have none), so a
+/// shared instance is only handed out there, where the conformance makes it safe: nobody mutates
+/// the shared instances (they are internal and never configured), and each call copies the
+/// options it uses. On macOS 12, iOS 15, tvOS 15 and watchOS 8 each use gets a fresh instance.
+/// Linux's Foundation declares both `Sendable` unconditionally.
 enum SharedCoders {
-    static let jsonEncoder = JSONEncoder()
-    static let jsonDecoder = JSONDecoder()
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    private static let sharedEncoder = JSONEncoder()
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    private static let sharedDecoder = JSONDecoder()
+
+    static var jsonEncoder: JSONEncoder {
+        if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) { sharedEncoder } else { JSONEncoder() }
+    }
+
+    static var jsonDecoder: JSONDecoder {
+        if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) { sharedDecoder } else { JSONDecoder() }
+    }
 }
 
 /// How query items are written into the URL.

@@ -3,8 +3,10 @@ import Foundation
 /// Encodes a body as `multipart/form-data` (RFC 7578), for file uploads.
 ///
 /// The body is a ``MultipartForm`` (fields and files, in order) or any `Encodable` struct whose
-/// top-level properties become fields (`Data` and ``MultipartForm/File`` properties become files,
-/// arrays repeat the field, `nil` leaves it out).
+/// properties become fields, named as Endpoints 0.4 named them: `Data` and ``MultipartForm/File``
+/// properties become files, ``MultipartFormJSON`` a JSON part, a nested object's properties
+/// `outer[inner]`, array elements `tags[0]`, `tags[1]` (see ``ArrayEncoding``), and `nil` leaves
+/// the field out.
 ///
 /// ```swift
 /// struct UploadAvatar: Endpoint {
@@ -32,7 +34,7 @@ public struct MultipartFormEncoder: EncoderType, Sendable {
         case invalidContentType(name: String)
         /// A part's content contains the boundary, which would end the part early.
         case boundaryInContent(name: String)
-        /// A property's value is neither text, a number, a date, data nor a file.
+        /// The body is not an object with named properties (an array or a single value has no field names).
         case unsupportedValue(name: String)
 
         /// A sentence that says what went wrong and what to fix.
@@ -45,20 +47,42 @@ public struct MultipartFormEncoder: EncoderType, Sendable {
             case .boundaryInContent(let name):
                 "The content of the part '\(name)' contains the multipart boundary; use another boundary."
             case .unsupportedValue(let name):
-                "The property '\(name)' cannot be a multipart field; use text, a number, a date, Data or MultipartForm.File."
+                "The value '\(name)' cannot be a multipart body; use a struct whose properties are the fields, or a MultipartForm."
             }
         }
+    }
+
+    /// How the elements of an array property are named.
+    public enum ArrayEncoding: Sendable, Equatable {
+        /// `tags[0]`, `tags[1]`: Endpoints 0.4's names, which PHP, Rails and Express parse back into
+        /// an array. The default.
+        case indexed
+        /// `tags`, `tags`: the name repeated, as an HTML form with several values sends it.
+        case repeatedName
     }
 
     /// The boundary between parts, without the leading `--`.
     public let boundary: String
 
+    /// How array elements are named; ``ArrayEncoding/indexed`` unless given.
+    public let arrayEncoding: ArrayEncoding
+
     /// Creates an encoder with a random boundary, or with `boundary` when given.
-    /// - Parameter boundary: 1 to 70 characters from RFC 2046 `bchars` (letters, digits and
-    ///   `'()+_,-./:=?` and space, not ending in a space).
-    public init(boundary: String? = nil) {
+    ///
+    /// ```swift
+    /// static var bodyEncoder: MultipartFormEncoder { MultipartFormEncoder(arrayEncoding: .repeatedName) }
+    /// ```
+    /// - Parameters:
+    ///   - boundary: 1 to 70 characters from RFC 2046 `bchars` (letters, digits and
+    ///     `'()+_,-./:=?` and space, not ending in a space).
+    ///   - arrayEncoding: How array elements are named: `tags[0]` (the default) or `tags`.
+    public init(boundary: String? = nil, arrayEncoding: ArrayEncoding = .indexed) {
         self.boundary = boundary ?? Self.randomBoundary()
+        self.arrayEncoding = arrayEncoding
     }
+
+    /// `multipart/form-data`, without the boundary (which ``contentType-swift.property`` adds).
+    public static var contentType: String? { "multipart/form-data" }
 
     /// `multipart/form-data; boundary=...`, quoting the boundary when it is not an HTTP token.
     public var contentType: String? {
@@ -68,7 +92,9 @@ public struct MultipartFormEncoder: EncoderType, Sendable {
 
     /// Encodes a ``MultipartForm``, or the top-level properties of any other `Encodable` value.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        let form = try (value as? MultipartForm) ?? MultipartForm(MultipartPartsEncoder.parts(of: value))
+        let form =
+            try (value as? MultipartForm)
+            ?? MultipartForm(MultipartPartsEncoder.parts(of: value, arrays: arrayEncoding))
         return try encode(form)
     }
 

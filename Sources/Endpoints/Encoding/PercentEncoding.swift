@@ -26,6 +26,11 @@ enum PercentEncoding {
 
     private static let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
 
+    /// The ASCII bytes ``encodeLiteralPath(_:)`` keeps as they are.
+    private static let pathLiteral: [Bool] = (0..<256).map { byte in
+        unreserved[byte] || "/!$&'()*+,;=:@".utf8.contains(UInt8(byte))
+    }
+
     /// Encodes `value` for `kind`. Strings that need no encoding are returned unchanged, without copying.
     static func encode(_ value: String, as kind: Kind) -> String {
         var value = value
@@ -68,6 +73,8 @@ enum PercentEncoding {
     /// Encodes literal path text written by the developer: `/` separates segments and is kept,
     /// characters allowed in a path (RFC 3986 `pchar`) are kept, anything else is escaped.
     static func encodeLiteralPath(_ value: String) -> String {
+        // Most literals need nothing escaped; an ad-hoc request's path is encoded on every request.
+        if value.utf8.allSatisfy({ pathLiteral[Int($0)] }) { return value }
         var output = ""
         for scalar in value.unicodeScalars {
             switch scalar {

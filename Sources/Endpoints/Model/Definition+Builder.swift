@@ -138,12 +138,7 @@ extension Definition {
         @DefinitionBuilder<T> _ content: () -> DefinitionBuilder<T>.Component
     ) {
         let component = content()
-        var headers: [Header: HeaderField<T.HeaderComponents>] = [:]
-        for entry in component.headers {
-            // Remove first: assigning to an existing key would keep the earlier spelling.
-            headers.removeValue(forKey: entry.name)
-            headers[entry.name] = entry.field
-        }
+        let headers = RequestShape<T.ParameterComponents, T.HeaderComponents>.lastWinsDictionary(component.headers)
         self.init(method: method, path: path, parameters: component.parameters, headers: headers)
     }
 }

@@ -27,12 +27,8 @@ public struct Definition<T: Endpoint>: Sendable {
     /// `ErrorResponse`. 2xx unless the definition says otherwise.
     public let acceptableStatusCodes: StatusCodes
 
-    let queryParameters: [Parameter<T.ParameterComponents>]
-    let formParameters: [Parameter<T.ParameterComponents>]
-    let headerList: [(name: String, field: HeaderField<T.HeaderComponents>)]
-    /// The Content-Type header's name as written, when the definition sets one.
-    let contentTypeName: String?
-    let problem: EndpointError?
+    /// The parts split and checked once, for building.
+    let shape: RequestShape<T.ParameterComponents, T.HeaderComponents>
 
     /// Creates a definition.
     /// - Parameters:
@@ -56,21 +52,13 @@ public struct Definition<T: Endpoint>: Sendable {
         self.headers = headers
         self.timeout = timeout
         self.acceptableStatusCodes = acceptableStatusCodes
-        self.queryParameters = parameters.filter { $0.location == .query }
-        self.formParameters = parameters.filter { $0.location == .form }
-        self.headerList = headers.map { (name: $0.key.name, field: $0.value) }.sorted { $0.name < $1.name }
-        self.contentTypeName = headers.keys.first { $0 == .contentType }?.name
-        if !method.isValidToken {
-            problem = .invalidMethod(method.rawValue)
-        } else if let bad = headers.keys.first(where: { !HTTPToken.isValid($0.name) }) {
-            problem = .invalidHeaderName(bad.name)
-        } else if !formParameters.isEmpty && T.Body.self != EmptyCodable.self {
-            problem = .conflictingBody
-        } else if let timeout, !(timeout > 0) {
-            problem = .invalidTimeout(timeout)
-        } else {
-            problem = nil
-        }
+        self.shape = RequestShape(
+            method: method,
+            parameters: parameters,
+            headers: headers,
+            hasBody: T.Body.self != EmptyCodable.self,
+            timeout: timeout
+        )
     }
 
     /// The same definition for an endpoint with the same components and body, reusing the work
@@ -86,10 +74,6 @@ public struct Definition<T: Endpoint>: Sendable {
         headers = other.headers
         timeout = other.timeout
         acceptableStatusCodes = other.acceptableStatusCodes
-        queryParameters = other.queryParameters
-        formParameters = other.formParameters
-        headerList = other.headerList
-        contentTypeName = other.contentTypeName
-        problem = other.problem
+        shape = other.shape
     }
 }

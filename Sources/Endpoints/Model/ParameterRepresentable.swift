@@ -4,11 +4,12 @@ import Foundation
 ///
 /// Endpoints converts the value to a string with ``parameterValue`` and then encodes it for
 /// where it goes (a path segment, a query item, a form field or a header), so conformances return
-/// the plain, unencoded text. Returning `nil` omits the parameter or header; in a path it is an
-/// error, because a path cannot have a hole.
+/// the plain, unencoded text. Returning `nil` omits the parameter or header; in a path it leaves
+/// the segment out, as Endpoints 0.4 did.
 ///
 /// The library conforms `String`, the integer types, `Double`, `Float`, `Bool`, `Date`
-/// (ISO 8601, UTC), `UUID`, `URL`, `Optional` and `Array` (repeated query or form items).
+/// (ISO 8601, UTC), `TimeZone` (its identifier), `UUID`, `URL`, `Optional` and `Array` (repeated
+/// query or form items).
 /// Enums with a raw value only need to declare the conformance:
 ///
 /// ```swift
@@ -129,6 +130,11 @@ extension URL: ParameterRepresentable {
 extension Date: ParameterRepresentable {
     /// ISO 8601 in UTC with whole seconds, e.g. `2026-11-29T11:24:18Z`.
     public var parameterValue: String? { ISO8601Text.format(self) }
+}
+
+extension TimeZone: ParameterRepresentable {
+    /// The identifier, e.g. `America/Los_Angeles`, as in Endpoints 0.4.
+    public var parameterValue: String? { identifier }
 }
 
 extension Optional: ParameterRepresentable where Wrapped: ParameterRepresentable {

@@ -16,26 +16,40 @@
 /// }
 /// ```
 ///
-/// or compose it with `+`, which puts a `/` between the pieces: `"users" + \.userId`.
+/// or compose it with `+`: `"users" + \.userId + "posts"`.
 ///
-/// Each value fills exactly one path segment: it is percent-encoded (`a/b` → `a%2Fb`,
-/// `?` → `%3F`, `é` → `%C3%A9`), so it can never change the shape of the path. A value that is
-/// empty, `.` or `..` is refused with ``EndpointError/invalidPathValue(_:value:)``.
+/// The rules are those of Endpoints 0.4:
+/// - Each interpolated value is its own path segment: a `/` is put before and after it where the
+///   text around it has none, so `"v\(path: \.n)"` is `v/2` and `"\(path: \.n)posts"` is `2/posts`.
+///   `\(path: \.n, includesSlash: false)` instead joins the value to the text before it and to
+///   the piece after it: `"item('\(path: \.id, includesSlash: false)')"` is `item('42')`.
+/// - `+` puts one `/` between its pieces: `"testing" + 3` is `testing/3`.
+/// - A value whose ``ParameterRepresentable/parameterValue`` is `nil` (an optional that is `nil`)
+///   is left out with its `/`: `"tags/\(path: \.tag)"` is `tags` when `tag` is `nil`.
+/// - An empty segment (`//`) is written as one `/`.
+///
+/// Each value is percent-encoded as one segment (`a/b` → `a%2Fb`, `?` → `%3F`, `é` → `%C3%A9`),
+/// so it can never add or remove segments. A value that is empty, `.` or `..` is refused with
+/// ``EndpointError/invalidPathValue(_:value:)``.
 public struct PathTemplate<T>: Sendable, ExpressibleByStringInterpolation {
     enum Piece: Sendable {
         /// Developer-written text, already encoded.
         case literal(String)
-        /// A value read from the components; `name` is for error messages.
-        case value(name: String, read: @Sendable (T) -> String?)
+        /// A value read from the components; `name` is for error messages. `includesSlash` makes
+        /// it a segment of its own; `false` joins it to the text around it.
+        case value(name: String, includesSlash: Bool, read: @Sendable (T) -> String?)
     }
 
     var pieces: [Piece]
 
     init(pieces: [Piece]) { self.pieces = pieces }
 
+    /// Creates an empty template, the path of the base URL itself.
+    public init() { pieces = [] }
+
     /// Creates a template with fixed text only.
     public init(stringLiteral value: String) {
-        pieces = value.isEmpty ? [] : [.literal(PercentEncoding.encodeLiteralPath(value))]
+        pieces = value.isEmpty ? [] : [PathTemplate.literal(value)]
     }
 
     /// Creates a template from an interpolated string literal.
@@ -55,86 +69,172 @@ public struct PathTemplate<T>: Sendable, ExpressibleByStringInterpolation {
         /// Appends fixed path text.
         public mutating func appendLiteral(_ literal: String) {
             guard !literal.isEmpty else { return }
-            pieces.append(.literal(PercentEncoding.encodeLiteralPath(literal)))
+            pieces.append(PathTemplate.literal(literal))
         }
 
-        /// Appends one path segment read from the components at `path`.
-        public mutating func appendInterpolation<U: ParameterRepresentable>(path: any KeyPath<T, U> & Sendable) {
-            pieces.append(.value(name: Self.name(of: path)) { $0[keyPath: path].parameterValue })
-        }
-
-        static func name(of path: AnyKeyPath) -> String {
-            let text = String(describing: path)
-            guard let dot = text.lastIndex(of: ".") else { return text }
-            return String(text[text.index(after: dot)...])
+        /// Appends a value read from the components at `path`.
+        ///
+        /// - Parameters:
+        ///   - path: Where the value is in ``Endpoint/PathComponents``.
+        ///   - includesSlash: `true` (the default) makes the value a segment of its own, adding a
+        ///     `/` before and after it where the text has none; `false` joins it to the text
+        ///     before it and to the piece after it, as in `"item('\(path: \.id, includesSlash: false)')"`.
+        public mutating func appendInterpolation<U: ParameterRepresentable>(
+            path: any KeyPath<T, U> & Sendable,
+            includesSlash: Bool = true
+        ) {
+            pieces.append(PathTemplate.value(path, includesSlash: includesSlash))
         }
     }
 
-    /// Joins two templates with a `/` between them (none is added when one is already there).
+    static func value<U: ParameterRepresentable>(_ path: any KeyPath<T, U> & Sendable, includesSlash: Bool) -> Piece {
+        .value(name: name(of: path), includesSlash: includesSlash) { $0[keyPath: path].parameterValue }
+    }
+
+    static func name(of path: AnyKeyPath) -> String {
+        let text = String(describing: path)
+        guard let dot = text.lastIndex(of: ".") else { return text }
+        return String(text[text.index(after: dot)...])
+    }
+
+    /// Joins two templates with a `/` between them (one `/` when either already has it).
     public static func + (lhs: PathTemplate, rhs: PathTemplate) -> PathTemplate {
-        guard let last = lhs.pieces.last, let first = rhs.pieces.first else {
-            return PathTemplate(pieces: lhs.pieces + rhs.pieces)
-        }
-        let lhsEndsWithSlash: Bool
-        if case .literal(let text) = last { lhsEndsWithSlash = text.hasSuffix("/") } else { lhsEndsWithSlash = false }
-        let rhsStartsWithSlash: Bool
-        if case .literal(let text) = first {
-            rhsStartsWithSlash = text.hasPrefix("/")
-        } else {
-            rhsStartsWithSlash = false
-        }
-        if lhsEndsWithSlash && rhsStartsWithSlash, case .literal(let text) = first {
-            // `"users/" + "/posts"` is `users/posts`, not an empty segment.
-            let rest = String(text.dropFirst())
-            return PathTemplate(pieces: lhs.pieces + (rest.isEmpty ? [] : [.literal(rest)]) + rhs.pieces.dropFirst())
-        }
-        let separator: [Piece] = lhsEndsWithSlash || rhsStartsWithSlash ? [] : [.literal("/")]
-        return PathTemplate(pieces: lhs.pieces + separator + rhs.pieces)
+        PathTemplate(pieces: lhs.pieces + rhs.pieces)
     }
 
     /// Appends a segment read from the components: `"users" + \.userId`.
     public static func + <U: ParameterRepresentable>(lhs: PathTemplate, rhs: any KeyPath<T, U> & Sendable)
         -> PathTemplate
     {
-        lhs + segment(rhs)
+        PathTemplate(pieces: lhs.pieces + [value(rhs, includesSlash: true)])
     }
 
     /// Starts a template with a segment read from the components: `\.userId + "posts"`.
     public static func + <U: ParameterRepresentable>(lhs: any KeyPath<T, U> & Sendable, rhs: PathTemplate)
         -> PathTemplate
     {
-        segment(lhs) + rhs
+        PathTemplate(pieces: [value(lhs, includesSlash: true)] + rhs.pieces)
     }
 
-    private static func segment<U: ParameterRepresentable>(_ path: any KeyPath<T, U> & Sendable) -> PathTemplate {
-        PathTemplate(pieces: [.value(name: StringInterpolation.name(of: path)) { $0[keyPath: path].parameterValue }])
+    /// Appends fixed text given as a value, such as a version number: `"testing" + 3` is `testing/3`.
+    ///
+    /// The value is the developer's, not the endpoint's, so it is written like literal text (a
+    /// `/` in it separates segments).
+    public static func + <U: ParameterRepresentable>(lhs: PathTemplate, rhs: U) -> PathTemplate {
+        lhs + PathTemplate(stringLiteral: rhs.parameterValue ?? "")
+    }
+
+    /// The path for `components`, as it is appended to the server's base URL.
+    ///
+    /// ```swift
+    /// let template: PathTemplate<Post> = "users/\(path: \.userId)/posts"
+    /// #expect(try template.path(with: Post(userId: 42)) == "users/42/posts")
+    /// ```
+    /// - Throws: ``EndpointError/invalidPathValue(_:value:)`` for a value that is empty, `.` or `..`.
+    public func path(with components: T) throws(EndpointError) -> String {
+        var output = ""
+        try render(components, into: &output)
+        return output
     }
 
     /// Writes the encoded path for `components` after `output`.
     func render(_ components: T, into output: inout String) throws(EndpointError) {
-        for piece in pieces {
-            switch piece {
-            case .literal(let text):
-                output.append(text)
-            case .value(let name, let read):
-                guard let value = read(components) else {
-                    throw .missingPathValue(name)
+        try assemble(.values(components), into: &output)
+    }
+
+    private enum Filling {
+        /// Each value's encoded text.
+        case values(T)
+        /// `{name}` for each value.
+        case names
+    }
+
+    /// Puts the pieces together after `output` with 0.4's slash rules: a piece that includes its
+    /// slash is followed by `/` when another piece follows, one that does not (`includesSlash:
+    /// false`) takes the `/` before it away, and a value left out is skipped. No `//` can result:
+    /// literals are merged when the template is made, values cannot hold `/`, and a `/` that meets
+    /// another where two pieces join is written once.
+    private func assemble(_ filling: Filling, into output: inout String) throws(EndpointError) {
+        let slash = UInt8(ascii: "/")
+        // Whether what this call wrote so far ends with `/`; `output`'s earlier text is not touched.
+        var endsWithSlash = false
+        // Whether a `/` is owed before the next piece (one that does not start with `/` itself).
+        var pendingSlash = false
+        let lastIndex = pieces.count - 1
+        for index in pieces.indices {
+            let written: String
+            let includesSlash: Bool
+            switch pieces[index] {
+            case .literal(let literal):
+                written = literal
+                includesSlash = true
+            case .value(let name, let slashes, let read):
+                includesSlash = slashes
+                switch filling {
+                case .names:
+                    written = "{\(name)}"
+                case .values(let components):
+                    if let value = read(components) {
+                        guard !value.isEmpty, value != ".", value != ".." else {
+                            throw .invalidPathValue(name, value: value)
+                        }
+                        written = PercentEncoding.encode(value, as: .component)
+                    } else {
+                        written = ""
+                    }
                 }
-                guard !value.isEmpty, value != ".", value != ".." else {
-                    throw .invalidPathValue(name, value: value)
-                }
-                output.append(PercentEncoding.encode(value, as: .component))
             }
+            if !includesSlash {
+                pendingSlash = false
+                if endsWithSlash {
+                    output.removeLast()
+                    endsWithSlash = false
+                }
+            }
+            let bytes = written.utf8
+            guard let first = bytes.first, let lastByte = bytes.last else {
+                // A value left out takes its `/` with it at the end; in the middle the `/` owed
+                // before it is written before the next piece.
+                if index == lastIndex, endsWithSlash { output.removeLast() }
+                continue
+            }
+            if first == slash, endsWithSlash {
+                // `users/` + `/posts`: one `/`.
+                output.append(contentsOf: Substring(bytes.dropFirst()))
+            } else {
+                if pendingSlash, first != slash { output.append("/") }
+                output.append(written)
+            }
+            endsWithSlash = lastByte == slash
+            pendingSlash = includesSlash && !endsWithSlash
         }
+    }
+
+    /// Developer-written path text as a piece: encoded, with `//` written as `/`.
+    static func literal(_ text: String) -> Piece {
+        let slash = UInt8(ascii: "/")
+        let encoded = PercentEncoding.encodeLiteralPath(text)
+        var merged: [UInt8] = []
+        merged.reserveCapacity(encoded.utf8.count)
+        for byte in encoded.utf8 where !(byte == slash && merged.last == slash) { merged.append(byte) }
+        return .literal(merged.count == encoded.utf8.count ? encoded : String(decoding: merged, as: UTF8.self))
     }
 
     /// The template as text, with `{name}` for each value: `users/{userId}/posts`.
     public var description: String {
-        pieces.map { piece in
-            switch piece {
-            case .literal(let text): text
-            case .value(let name, _): "{\(name)}"
-            }
-        }.joined()
+        var output = ""
+        // Naming the values cannot fail.
+        try? assemble(.names, into: &output)
+        return output
     }
 }
+
+/// Endpoints 0.4's protocol for path values; path values are ``ParameterRepresentable`` now.
+@available(
+    *,
+    unavailable,
+    renamed: "ParameterRepresentable",
+    message:
+        "Conform to ParameterRepresentable and return the plain, unencoded text from parameterValue; Endpoints percent-encodes it as one path segment."
+)
+public typealias PathRepresentable = ParameterRepresentable

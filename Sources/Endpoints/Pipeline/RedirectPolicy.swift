@@ -12,9 +12,16 @@ import Foundation
 /// - When the new URL's origin (scheme, host, port) differs from the original request's,
 ///   `Authorization`, `Proxy-Authorization`, `Cookie` and every header the endpoint's
 ///   authentication set are removed, and stay removed on later hops.
+/// - A relative `Location` is resolved against the URL that was redirected (RFC 3986 §5.2, see
+///   ``RedirectLocation``), not against the root as corelibs does.
+/// - Each hop follows the session's cookie policy: cookies the session stored (including those a
+///   redirect response set) go to the new URL when the configuration's `httpShouldSetCookies` and
+///   the request's `httpShouldHandleCookies` allow it, as URLSession does without a delegate.
 /// - More than ``maximumHops`` redirects fail with `URLError.httpTooManyRedirects`.
 struct RedirectPolicy: Sendable {
-    static let maximumHops = 20
+    /// 16, the limit Apple documents for `URLError.httpTooManyRedirects`, on every platform
+    /// (corelibs alone would allow 20).
+    static let maximumHops = 16
 
     let origin: Origin?
     let credentialHeaders: Set<String>
@@ -24,10 +31,10 @@ struct RedirectPolicy: Sendable {
         self.credentialHeaders = credentialHeaders
     }
 
-    /// The request to send next, built from the request that was redirected.
-    func nextRequest(after current: URLRequest, status: Int, location: URLRequest) -> URLRequest {
+    /// The request to send next to `target`, built from the request that was redirected.
+    func nextRequest(after current: URLRequest, status: Int, target: URL?) -> URLRequest {
         var next = current
-        next.url = location.url
+        next.url = target
         let method = current.httpMethod ?? "GET"
         let becomesGet = (status == 303 && method != "HEAD") || ((status == 301 || status == 302) && method == "POST")
         if becomesGet {
@@ -38,7 +45,7 @@ struct RedirectPolicy: Sendable {
                 next.setValue(nil, forHTTPHeaderField: name)
             }
         }
-        if let url = location.url, Origin(url) != origin {
+        if let url = target, Origin(url) != origin {
             for name in current.allHTTPHeaderFields?.keys ?? [:].keys
             where credentialHeaders.contains(name.lowercased()) {
                 next.setValue(nil, forHTTPHeaderField: name)
@@ -99,8 +106,16 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
 
     /// Refuses HTTP authentication challenges, so that a 401 reaches the pipeline exactly once:
     /// URLSession would otherwise resend the request with a credential from its credential storage
-    /// (and corelibs, with none stored, never completes the task). Server trust and client
-    /// certificate challenges keep the default handling.
+    /// (and corelibs, with none stored, never completes the task).
+    ///
+    /// Every other challenge (server trust, client certificates) is answered as if this per-task
+    /// delegate were not there, so certificate pinning in the session's delegate keeps working. Apple
+    /// documents that a session-level challenge goes to the session delegate's
+    /// `urlSession(_:didReceive:completionHandler:)` and, only when there is none, to the task
+    /// delegate; with a task delegate set, the library forwards the challenge explicitly: to the
+    /// session delegate's task-level method if it has one, else to its session-level method, and
+    /// only without either does it ask for the default handling (the system's trust evaluation).
+    /// On Linux, TLS is evaluated by libcurl and these challenges never reach a delegate.
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,
@@ -114,6 +129,20 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
             state.withLock { $0.refusedChallenge = response }
             completionHandler(.rejectProtectionSpace, nil)
         default:
+            #if !canImport(FoundationNetworking)
+                if let delegate = session.delegate, delegate !== self {
+                    if let taskDelegate = delegate as? any URLSessionTaskDelegate,
+                        taskDelegate.urlSession?(
+                            session, task: task, didReceive: challenge, completionHandler: completionHandler) != nil
+                    {
+                        return
+                    }
+                    if delegate.urlSession?(session, didReceive: challenge, completionHandler: completionHandler) != nil
+                    {
+                        return
+                    }
+                }
+            #endif
             completionHandler(.performDefaultHandling, nil)
         }
     }
@@ -125,23 +154,39 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let (next, resend): (URLRequest?, Bool) = state.withLock { state in
+        let configuration = session.configuration
+        let next: URLRequest? = state.withLock { state in
             state.hops += 1
             guard state.hops <= RedirectPolicy.maximumHops else {
                 state.exceeded = true
-                return (nil, false)
+                return nil
             }
-            state.current = policy.nextRequest(after: state.current, status: response.statusCode, location: request)
+            let base = response.url ?? state.current.url
+            let target =
+                base.flatMap { base in
+                    response.value(forHTTPHeaderField: "Location").flatMap {
+                        RedirectLocation.resolve($0, against: base)
+                    }
+                } ?? request.url
+            state.current = policy.nextRequest(after: state.current, status: response.statusCode, target: target)
             #if canImport(FoundationNetworking)
                 // corelibs drops the body of every redirect it follows for a delegate.
                 if state.current.httpBody?.isEmpty == false {
                     state.resend = state.current
-                    return (nil, true)
+                    return nil
                 }
+                // corelibs adds the store's cookies only to requests it builds itself, not to the
+                // request a delegate hands back (it already stored the redirect's Set-Cookie).
+                return CookieHeader.withStoredCookies(state.current, configuration: configuration)
+            #else
+                // Apple's URLSession adds the store's cookies to the request it is handed.
+                _ = configuration
+                return state.current
             #endif
-            return (state.current, false)
         }
-        if next == nil && !resend { task.cancel() }
+        // Past the limit, the redirect is not followed: the task completes with the 3xx, which the
+        // caller reports as `httpTooManyRedirects` (see ``exceededHops``). Cancelling the task here
+        // instead would race corelibs, which traps when the handler is called after a cancel.
         completionHandler(next)
     }
 }

@@ -71,6 +71,7 @@ public struct URLSessionTransport: HTTPTransport, HostLimitedTransport {
 
     /// Sends `request` and returns the body and the HTTP response.
     public func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
+        if let conflict = CookieHeader.storeConflict(for: request, session: session) { throw conflict }
         let call = DataTaskCall(request: request, credentialHeaders: context.credentialHeaders)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -223,6 +224,12 @@ final class DataTaskCall: Sendable {
         guard let response = response as? HTTPURLResponse else {
             return .failure(URLError(.badServerResponse))
         }
-        return .success((data ?? Data(), response))
+        let body = data ?? Data()
+        if let violation = ResponseFraming.violation(
+            of: response, bodyLength: body.count, requestMethod: request.httpMethod)
+        {
+            return .failure(violation)
+        }
+        return .success((body, response))
     }
 }

@@ -15,7 +15,7 @@ final class FakeURLProtocol<Slot: FakeSlot>: URLProtocol {
     override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
     override func startLoading() {
-        let client = ProtocolClient(protocol: self, client: client)
+        let client = ProtocolClient(protocol: self, client: client, thread: ClientThread.current())
         let request = FakeHTTPRequest(request)
         guard let fake = FakeSessionRoutes.fake(for: Slot.number) else {
             client.fail(URLError(.cannotConnectToHost))
@@ -41,20 +41,68 @@ final class FakeURLProtocol<Slot: FakeSlot>: URLProtocol {
     }
 }
 
-/// Carries a protocol and its client into the task that answers the request.
+/// Carries a protocol and its client into the task that answers the request, and calls the
+/// client where the URL loading system expects it.
+///
+/// Apple's rule for `URLProtocol` subclasses: call the client on the thread that called
+/// `startLoading()`, in the run loop mode that thread was running then (the "client thread" of
+/// Apple's CustomHTTPProtocol sample; URLSession's loader thread expects its callbacks there).
+/// On Apple platforms every call therefore hops back to that thread through its run loop. Linux's
+/// FoundationNetworking calls `startLoading()` from a dispatch queue with no run loop and its
+/// client dispatches each call onto the task's own queue, so there the calls are made directly.
 private struct ProtocolClient: @unchecked Sendable {
     // @unchecked Sendable: no lock is needed because nothing here is mutated — the task only calls
-    // the client, once per request, and `URLProtocolClient` accepts calls from any thread.
+    // the client, once per request, on the client thread (Apple) or from the task (Linux, whose
+    // client accepts calls from any thread).
     let `protocol`: URLProtocol
     let client: (any URLProtocolClient)?
+    let thread: ClientThread
 
     func finish(response: HTTPURLResponse, data: Data) {
-        client?.urlProtocol(`protocol`, didReceive: response, cacheStoragePolicy: .notAllowed)
-        if !data.isEmpty { client?.urlProtocol(`protocol`, didLoad: data) }
-        client?.urlProtocolDidFinishLoading(`protocol`)
+        thread.perform { [self] in
+            client?.urlProtocol(`protocol`, didReceive: response, cacheStoragePolicy: .notAllowed)
+            if !data.isEmpty { client?.urlProtocol(`protocol`, didLoad: data) }
+            client?.urlProtocolDidFinishLoading(`protocol`)
+        }
     }
 
     func fail(_ error: URLError) {
-        client?.urlProtocol(`protocol`, didFailWithError: error)
+        thread.perform { [self] in client?.urlProtocol(`protocol`, didFailWithError: error) }
     }
 }
+
+#if canImport(Darwin)
+    /// The thread that called `startLoading()` and the run loop mode it was running.
+    private struct ClientThread {
+        let thread: Thread
+        let modes: [String]
+
+        static func current() -> ClientThread {
+            ClientThread(thread: .current, modes: [(RunLoop.current.currentMode ?? .default).rawValue])
+        }
+
+        /// Runs `body` on the client thread, in its mode, without waiting for it.
+        func perform(_ body: @escaping () -> Void) {
+            let call = ClientCall(body)
+            call.perform(#selector(ClientCall.run), on: thread, with: nil, waitUntilDone: false, modes: modes)
+        }
+    }
+
+    /// An Objective-C selector target for `perform(_:on:with:waitUntilDone:modes:)`.
+    private final class ClientCall: NSObject {
+        private let body: () -> Void
+
+        init(_ body: @escaping () -> Void) {
+            self.body = body
+        }
+
+        @objc func run() { body() }
+    }
+#else
+    /// On Linux the client is called directly (see ``ProtocolClient``).
+    private struct ClientThread {
+        static func current() -> ClientThread { ClientThread() }
+
+        func perform(_ body: () -> Void) { body() }
+    }
+#endif

@@ -17,7 +17,8 @@ import Foundation
 /// Mocked requests are never built, authenticated or sent, so a mocked error never starts the
 /// refresh/retry of the endpoint's `AuthenticationMethod`.
 public struct MockAction<T: Endpoint>: Sendable {
-    let run: @Sendable (T) async -> Result<T.Response, T.TaskError>
+    /// The outcome, or `nil` to send the request after all (a ``MockContinuation`` not resumed).
+    let run: @Sendable (T) async -> Result<T.Response, T.TaskError>?
 
     /// An action from a closure that returns the whole outcome; the other factories are built on it.
     ///
@@ -25,6 +26,11 @@ public struct MockAction<T: Endpoint>: Sendable {
     /// let flaky = MockAction<MyEndpoint> { _ in Bool.random() ? .success(value) : .failure(.cancelled) }
     /// ```
     public init(_ outcome: @escaping @Sendable (T) async -> Result<T.Response, T.TaskError>) {
+        run = { await outcome($0) }
+    }
+
+    /// An action that may decline, letting the request through to the transport.
+    init(orPassThrough outcome: @escaping @Sendable (T) async -> Result<T.Response, T.TaskError>?) {
         run = outcome
     }
 
@@ -53,6 +59,17 @@ public struct MockAction<T: Endpoint>: Sendable {
             let httpResponse = MockHTTPResponse.make(for: endpoint, status: status, headers: headers)
             return .failure(.errorResponse(httpResponse: httpResponse, response: errorResponse))
         }
+    }
+
+    /// Answers with a typed error response, as Endpoints 0.4's `.fail` did: the caller catches
+    /// `.errorResponse(httpResponse:response:)`. 0.4 attached an empty `HTTPURLResponse`; this one
+    /// has `status` (400 unless given) and the URL the endpoint would have been sent to.
+    ///
+    /// ```swift
+    /// try await withMock(LoginEndpoint.self, action: .fail(.init(message: "Locked"))) { ... }
+    /// ```
+    public static func fail(_ errorResponse: T.ErrorResponse, status: Int = 400) -> MockAction {
+        returnError(errorResponse, status: status)
     }
 
     /// Throws `error` from the request, e.g. `.throw(.authenticationError(.notAuthenticated))` to
@@ -104,14 +121,14 @@ public struct MockAction<T: Endpoint>: Sendable {
     }
 
     private static func delayed(nanoseconds: UInt64, _ action: MockAction) -> MockAction {
-        MockAction { endpoint in
+        MockAction(orPassThrough: { endpoint in
             do {
                 try await Task.sleep(nanoseconds: nanoseconds)
             } catch {
                 return .failure(.cancelled)
             }
             return await action.run(endpoint)
-        }
+        })
     }
 
     /// Answers the first request with the first action, the second with the second, and so on;
@@ -125,13 +142,13 @@ public struct MockAction<T: Endpoint>: Sendable {
     public static func sequence(_ actions: [MockAction]) -> MockAction {
         precondition(!actions.isEmpty, "MockAction.sequence needs at least one action")
         let next = Locked(0)
-        return MockAction { endpoint in
+        return MockAction(orPassThrough: { endpoint in
             let index = next.withLock { index in
                 defer { index += 1 }
                 return min(index, actions.count - 1)
             }
             return await actions[index].run(endpoint)
-        }
+        })
     }
 }
 

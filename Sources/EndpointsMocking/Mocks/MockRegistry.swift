@@ -23,7 +23,9 @@ import Foundation
 public final class MockRegistry: Sendable {
     private struct State {
         var actions: [ObjectIdentifier: any Sendable] = [:]
+        var requestActions: [String: any Sendable] = [:]
         var calls: [RecordedCall] = []
+        var requestCalls: [String] = []
     }
 
     /// Whether an endpoint with no mock fails with ``UnmockedEndpointError`` instead of being sent.
@@ -61,6 +63,62 @@ public final class MockRegistry: Sendable {
 
     func action<T: Endpoint>(for endpoint: T.Type) -> MockAction<T>? {
         state.withLock { $0.actions[ObjectIdentifier(endpoint)] } as? MockAction<T>
+    }
+
+    // MARK: Ad-hoc requests
+
+    /// Mocks the ad-hoc requests named as `request` is (`AdHocRequest.name`: the method and the
+    /// URL or path as written, or the name given with `named(_:)`): while this registry is
+    /// installed they are answered by `outcome`, which receives the request that was sent.
+    ///
+    /// ```swift
+    /// mocks.register(Request.estimatedAge(forName: "any")) { _ in .success(Person(name: "Zaid", age: 34, count: 1)) }
+    /// ```
+    ///
+    /// Registering the same name again replaces its mock. The query is not part of the name, so
+    /// every `estimatedAge(forName:)` request is answered.
+    public func register<Response, ErrorResponse>(
+        _ request: AdHocRequest<Response, ErrorResponse>,
+        outcome:
+            @escaping @Sendable (AdHocRequest<Response, ErrorResponse>) async -> Result<
+                Response, EndpointTaskError<ErrorResponse>
+            >
+    ) {
+        state.withLock { $0.requestActions[request.name] = outcome }
+    }
+
+    /// Mocks the ad-hoc requests named as `request` is with `response`, as if the server had
+    /// returned it with status 200.
+    ///
+    /// ```swift
+    /// mocks.register(Request<[AppUser]>.allUsers, returning: [AppUser(id: 1, name: "Leanne")])
+    /// ```
+    public func register<Response, ErrorResponse>(
+        _ request: AdHocRequest<Response, ErrorResponse>,
+        returning response: Response
+    ) {
+        register(request) { _ in .success(response) }
+    }
+
+    /// The names of the ad-hoc requests made while this registry was installed, oldest first,
+    /// mocked or not: `#expect(mocks.requestNames == ["GET users"])`.
+    public var requestNames: [String] {
+        state.withLock { $0.requestCalls }
+    }
+
+    func requestAction<Response, ErrorResponse>(
+        for request: AdHocRequest<Response, ErrorResponse>
+    ) -> (
+        @Sendable (AdHocRequest<Response, ErrorResponse>) async -> Result<Response, EndpointTaskError<ErrorResponse>>
+    )? {
+        state.withLock { $0.requestActions[request.name] }
+            as? @Sendable (AdHocRequest<Response, ErrorResponse>) async -> Result<
+                Response, EndpointTaskError<ErrorResponse>
+            >
+    }
+
+    func recordRequest(named name: String) {
+        state.withLock { $0.requestCalls.append(name) }
     }
 
     // MARK: Recorded calls

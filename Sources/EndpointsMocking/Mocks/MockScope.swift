@@ -26,14 +26,32 @@ struct MockScope: EndpointMockResolver {
         let call = RecordedCall(endpoint: endpoint, wasMocked: action != nil)
         for registry in registries { registry.record(call) }
 
-        if let action {
-            return await action.run(endpoint)
+        if let action, let outcome = await action.run(endpoint) {
+            return outcome
         }
         if let outer, let outcome = await outer.resolve(endpoint) {
             return outcome
         }
         if registries.contains(where: \.isStrict) {
             return .failure(.middlewareError(UnmockedEndpointError(endpointName: String(describing: T.self))))
+        }
+        return nil
+    }
+}
+
+extension MockScope: AdHocRequestMockResolver {
+    func resolve<Response, ErrorResponse>(
+        _ request: AdHocRequest<Response, ErrorResponse>
+    ) async -> Result<Response, EndpointTaskError<ErrorResponse>>? {
+        for registry in registries { registry.recordRequest(named: request.name) }
+        if let outcome = registries.lazy.compactMap({ $0.requestAction(for: request) }).first {
+            return await outcome(request)
+        }
+        if let outer = outer as? any AdHocRequestMockResolver, let outcome = await outer.resolve(request) {
+            return outcome
+        }
+        if registries.contains(where: \.isStrict) {
+            return .failure(.middlewareError(UnmockedEndpointError(endpointName: request.name)))
         }
         return nil
     }

@@ -63,15 +63,15 @@ import Testing
         let server = try JWTTestServer()
         defer { server.stop() }
         server.with { $0.refreshDelayMilliseconds = 300 }
-        // Not yet inside the 1 s leeway when A is sent (it has 2 s, ample on a loaded machine);
-        // inside it 2.5 s later when B is sent.
+        // Not yet inside the 2 s leeway when A is sent (A has 4 s to get its token, ample on a
+        // loaded machine); inside it when B is sent, at least 4.5 s later (a sleep is a lower bound).
         let scale = TestTiming.scale
-        let expired = server.issueExpired(expiresAt: Date().addingTimeInterval(3 * scale))
-        let auth = server.makeAuth(expired, leeway: 1 * scale)
+        let expired = server.issueExpired(expiresAt: Date().addingTimeInterval(6 * scale))
+        let auth = server.makeAuth(expired, leeway: 2 * scale)
         // A is answered 401 only once a refresh has started: B's proactive one.
         async let reactive = server.send("hold", auth: auth)
         await server.waitUntil { _ in server.http.requests.contains { $0.rawPath == "/api/hold" } }
-        try await Task.sleep(nanoseconds: UInt64(2_500_000_000 * scale))
+        try await Task.sleep(nanoseconds: UInt64(4_500_000_000 * scale))
         let proactive = try await server.send(auth: auth)
         let retried = try await reactive
         #expect(server.refreshAttempts == 1)

@@ -29,7 +29,8 @@ struct HandlerFailure: Error, CustomStringConvertible {
         case .handlerThrows:
             auth = JWTAuth(
                 initialTokens: expired,
-                refreshHandler: { _ in throw HandlerFailure() },
+                // A transient error keeps the tokens (see JWTRefreshFailureTests); a rejection drops them.
+                refreshHandler: { _ in throw JWTAuth.RefreshRejection() },
                 onRefreshFailed: { _ in failed.increment() }
             )
         case .serverRejects:
@@ -56,7 +57,7 @@ struct HandlerFailure: Error, CustomStringConvertible {
                 Issue.record("expected refreshFailed, got \(String(describing: error))")
                 continue
             }
-            if how == .handlerThrows { #expect(underlying is HandlerFailure) }
+            if how == .handlerThrows { #expect(underlying is JWTAuth.RefreshRejection) }
         }
         #expect(failed.value == 1)
         // Every request went out once, with the old token; none was resent.
@@ -137,8 +138,10 @@ struct HandlerFailure: Error, CustomStringConvertible {
             return
         }
         server.openRefreshGate()
-        await server.waitUntil { $0.refreshes > 0 }
-        try await Task.sleep(nanoseconds: 50_000_000)
+        // The event: the handler has handed the stale pair back to JWTAuth, which decides at
+        // once, in the same task, to discard it.
+        await server.waitUntil { $0.refreshesDelivered > 0 }
+        #expect(server.with { $0.refreshesDelivered } == 1)
         #expect(auth.tokens == nil)
         #expect(updated.value == 0)
     }

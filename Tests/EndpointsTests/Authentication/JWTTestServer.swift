@@ -28,6 +28,8 @@ final class JWTTestServer: @unchecked Sendable {
         var unsaved: Set<String> = []
         var usedBeforeSaved = 0
         var apiLog: [(token: String, status: Int)] = []
+        /// Refresh responses handed back to a `JWTAuth` by `makeAuth`'s handler.
+        var refreshesDelivered = 0
     }
 
     let http: TestServer
@@ -79,9 +81,9 @@ final class JWTTestServer: @unchecked Sendable {
 
     func openRefreshGate() { with { $0.refreshGateOpen = true } }
 
-    /// Polls `condition` every millisecond, for at most `seconds`.
-    func waitUntil(seconds: Double = 10, _ condition: (inout State) -> Bool) async {
-        let deadline = Date().addingTimeInterval(seconds)
+    /// Polls `condition` every millisecond, for at most `seconds` × `ENDPOINTS_TEST_TIME_SCALE`.
+    func waitUntil(seconds: Double = 30, _ condition: (inout State) -> Bool) async {
+        let deadline = Date().addingTimeInterval(seconds * TestTiming.scale)
         while !with(condition), Date() < deadline {
             try? await Task.sleep(nanoseconds: 1_000_000)
         }
@@ -108,7 +110,7 @@ final class JWTTestServer: @unchecked Sendable {
             return state.refreshDelayMilliseconds
         }
         if delay > 0 { try? await Task.sleep(nanoseconds: delay * 1_000_000) }
-        await waitUntil(seconds: 30) { $0.refreshGateOpen }
+        await waitUntil(seconds: 60) { $0.refreshGateOpen }
         let presented = (try? JSONDecoder().decode(RefreshBody.self, from: request.body))?.refreshToken ?? ""
         let pair = with { state -> JWTAuth.TokenPair? in
             guard !state.rejectRefresh, state.validRefresh.remove(presented) != nil else { return nil }
@@ -187,10 +189,11 @@ extension JWTTestServer {
             initialTokens: tokens,
             refreshTriggerStatusCodes: triggers,
             expiryLeeway: leeway,
-            refreshHandler: { refreshToken in
+            refreshHandler: { [weak self] refreshToken in
                 let response = try await URLSession.shared.response(
                     with: TokenRefreshEndpoint(body: RefreshBody(refreshToken: refreshToken))
                 )
+                self?.with { $0.refreshesDelivered += 1 }
                 return JWTAuth.TokenPair(accessToken: response.access, refreshToken: response.refresh)
             },
             onTokensUpdated: { [weak self] tokens in

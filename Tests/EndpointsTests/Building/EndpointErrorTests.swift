@@ -43,6 +43,7 @@ import Testing
         .invalidURL("http://[::1"),
         .conflictingBody,
         .bodyEncodingFailed(UnderlyingError(Thrower.Refusal())),
+        .unsupportedResponse("Image"),
     ]
 
     @Test func missingEnvironmentNamesServerAndEnvironment() {

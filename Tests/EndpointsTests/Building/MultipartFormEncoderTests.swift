@@ -98,8 +98,8 @@ private func utf8(_ pieces: String...) -> Data { Data(pieces.joined().utf8) }
             "--b\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nZoë\r\n",
             "--b\r\nContent-Disposition: form-data; name=\"age\"\r\n\r\n30\r\n",
             "--b\r\nContent-Disposition: form-data; name=\"kind\"\r\n\r\nperson\r\n",
-            "--b\r\nContent-Disposition: form-data; name=\"tags\"\r\n\r\na\r\n",
-            "--b\r\nContent-Disposition: form-data; name=\"tags\"\r\n\r\nb\r\n",
+            "--b\r\nContent-Disposition: form-data; name=\"tags[0]\"\r\n\r\na\r\n",
+            "--b\r\nContent-Disposition: form-data; name=\"tags[1]\"\r\n\r\nb\r\n",
             "--b\r\nContent-Disposition: form-data; name=\"avatar\"; filename=\"a.png\"\r\n",
             "Content-Type: image/png\r\n\r\n"
         )
@@ -115,13 +115,59 @@ private func utf8(_ pieces: String...) -> Data { Data(pieces.joined().utf8) }
         #expect(data == expected)
     }
 
-    @Test func nestedObjectsAreRefused() {
+    @Test func nestedObjectsAreNamedWithBrackets() throws {
+        // Endpoints 0.4's names: `inner[a]`, `inner[list][0]`.
         struct Nested: Encodable {
-            struct Inner: Encodable { let a: Int }
+            struct Inner: Encodable {
+                let a: Int
+                let list: [String]
+            }
             let inner: Inner
         }
-        #expect(throws: MultipartFormEncoder.Failure.unsupportedValue(name: "inner")) {
-            try MultipartFormEncoder(boundary: "b").encode(Nested(inner: .init(a: 1)))
+        let data = try MultipartFormEncoder(boundary: "b").encode(Nested(inner: .init(a: 1, list: ["x"])))
+        let expected = utf8(
+            "--b\r\nContent-Disposition: form-data; name=\"inner[a]\"\r\n\r\n1\r\n",
+            "--b\r\nContent-Disposition: form-data; name=\"inner[list][0]\"\r\n\r\nx\r\n",
+            "--b--\r\n"
+        )
+        #expect(data == expected)
+    }
+
+    @Test func bracketedNamesAreRedactedLikeTheirParts() throws {
+        // Nested and array names must not hide a secret from the log's redaction.
+        struct Login: Encodable {
+            struct User: Encodable { let name: String; let password: String }
+            let user: User
+            let refreshToken: [String]
+        }
+        #expect(Redaction.standard.hidesField("user[password]"))
+        #expect(Redaction.standard.hidesField("refresh_token[0]"))
+        #expect(!Redaction.standard.hidesField("user[name]"))
+        let body = try MultipartFormEncoder(boundary: "b").encode(
+            Login(user: .init(name: "zac", password: "hunter2"), refreshToken: ["t0ken"])
+        )
+        let shown = String(
+            decoding: Redaction.standard.redactedBody(body, contentType: "multipart/form-data; boundary=b"),
+            as: UTF8.self)
+        #expect(shown.contains("zac"))
+        #expect(!shown.contains("hunter2"))
+        #expect(!shown.contains("t0ken"))
+    }
+
+    @Test func repeatedNameArraysAreAnOption() throws {
+        struct Tags: Encodable { let tags: [String] }
+        let encoder = MultipartFormEncoder(boundary: "b", arrayEncoding: .repeatedName)
+        let expected = utf8(
+            "--b\r\nContent-Disposition: form-data; name=\"tags\"\r\n\r\na\r\n",
+            "--b\r\nContent-Disposition: form-data; name=\"tags\"\r\n\r\nb\r\n",
+            "--b--\r\n"
+        )
+        #expect(try encoder.encode(Tags(tags: ["a", "b"])) == expected)
+    }
+
+    @Test func aBodyWithoutFieldNamesIsRefused() {
+        #expect(throws: MultipartFormEncoder.Failure.unsupportedValue(name: "(top level)")) {
+            try MultipartFormEncoder(boundary: "b").encode(["a", "b"])
         }
     }
 

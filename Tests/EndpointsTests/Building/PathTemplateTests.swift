@@ -67,9 +67,36 @@ import Testing
         #expect(template.description == "a%20b/%C3%BC/50%25")
     }
 
-    @Test func nilPathValueIsATypedError() {
-        #expect(throws: EndpointError.missingPathValue("tag")) {
-            try NilValue(pathComponents: components).urlRequest()
+    @Test func nilPathValueIsLeftOutWithItsSlash() throws {
+        // Endpoints 0.4's rule: a nil optional segment is left out.
+        let url = try NilValue(pathComponents: components).urlRequest().url
+        #expect(url?.absoluteString == "https://api.example.com/v1/tags")
+        let tagged = Components(userId: 1, postId: "p", tag: "swift")
+        #expect(try NilValue(pathComponents: tagged).urlRequest().url?.path == "/v1/tags/swift")
+    }
+
+    @Test func interpolatedValueIsItsOwnSegment() throws {
+        let glued: PathTemplate<Components> = "v\(path: \.userId)posts"
+        #expect(try glued.path(with: components) == "v/42/posts")
+        #expect(glued.description == "v/{userId}/posts")
+        let joined: PathTemplate<Components> = "item('\(path: \.postId, includesSlash: false)')"
+        #expect(try joined.path(with: components) == "item('a%2Fb%20c')")
+    }
+
+    @Test func emptySegmentsAreWrittenOnce() throws {
+        let doubled: PathTemplate<Components> = "a//b/"
+        #expect(doubled.description == "a/b/")
+        let middle: PathTemplate<Components> = "tags/\(path: \.tag)/recent"
+        #expect(try middle.path(with: components) == "tags/recent")
+        #expect(try middle.path(with: Components(userId: 1, postId: "p", tag: "x")) == "tags/x/recent")
+    }
+
+    @Test func emptyDotAndDotDotValuesAreStillRefused() {
+        for value in ["", ".", ".."] {
+            let bad = Components(userId: 1, postId: value, tag: nil)
+            #expect(throws: EndpointError.invalidPathValue("postId", value: value)) {
+                try Composed(pathComponents: bad).urlRequest()
+            }
         }
     }
 }

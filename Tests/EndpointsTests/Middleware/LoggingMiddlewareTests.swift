@@ -206,9 +206,9 @@ struct MiddlewareForm: Endpoint {
     }
 
     @Test func failuresAreLoggedWithoutTheirDescription() async throws {
-        let stopped = try TestServer()
-        let url = stopped.url("/?token=QUERY-5ecr3t")
-        stopped.stop()
+        let closed = try ClosedPort()
+        defer { closed.close() }
+        let url = closed.url("/?token=QUERY-5ecr3t")
         let capture = LogCapture()
         var request = URLRequest(url: url)
         request.httpMethod = "GET"
@@ -216,7 +216,7 @@ struct MiddlewareForm: Endpoint {
             try await sendThrough(LoggingMiddleware(sink: capture.sink), request, session: makeMiddlewareTestSession())
         }
         let log = capture.text
-        #expect(log.contains("✗ #1 GET http://127.0.0.1:\(stopped.port)/?token=<redacted> failed after"))
+        #expect(log.contains("✗ #1 GET http://127.0.0.1:\(closed.port)/?token=<redacted> failed after"))
         #expect(log.contains("URLError -"))
         #expect(!log.contains("QUERY-5ecr3t"))
     }

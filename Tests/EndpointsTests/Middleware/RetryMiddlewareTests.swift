@@ -143,9 +143,10 @@ import Testing
     }
 
     @Test func connectionFailuresAreRetriedUntilTheLastErrorIsReturned() async throws {
-        let stopped = try TestServer()
-        let url = stopped.baseURL
-        stopped.stop()
+        // A held port that refuses connections: a stopped server's port could be taken by a parallel test.
+        let closed = try ClosedPort()
+        defer { closed.close() }
+        let url = closed.baseURL
         let clock = TestClock()
         let gaveUp = TestLocked([Int]())
         let retry = RetryMiddleware(
@@ -241,7 +242,7 @@ import Testing
                 middleware: [retry]
             )
         }
-        while server.requestCount == 0 { try await Task.sleep(nanoseconds: 5_000_000) }
+        try await waitForRequests(1, on: server)
         task.cancel()
         await #expect {
             try await task.value

@@ -9,13 +9,15 @@ import Testing
 
 /// Cancellation and timeouts end a request promptly, with the typed error.
 ///
-/// The time bounds here are generous upper limits on "promptly", not measurements.
+/// The time bounds here are generous upper limits on "promptly", not measurements: each is far
+/// below the time the server takes to answer (60 s), so "cancelled promptly" and "waited for the
+/// response" stay distinguishable on a loaded machine, scaled by `ENDPOINTS_TEST_TIME_SCALE`.
 @Suite struct PipelineCancellationTests {
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Duration, ContinuousClock
     @Test func cancellingTheTaskCancelsTheRequestPromptly() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let request = Task { await send(DelayEndpoint(milliseconds: 5000), to: server) }
+        let request = Task { await send(DelayEndpoint(milliseconds: 60_000), to: server) }
         try await waitForRequests(1, on: server)
         let clock = ContinuousClock()
         let cancelledAt = clock.now
@@ -24,7 +26,7 @@ import Testing
         let elapsed = clock.now - cancelledAt
         let error = try #require(result.failure())
         #expect(error.isCancelled, "got \(error)")
-        #expect(elapsed < TestTiming.bound(.seconds(2)), "cancellation took \(elapsed)")
+        #expect(elapsed < TestTiming.bound(.seconds(15)), "cancellation took \(elapsed)")
     }
 
     @Test func aTaskCancelledBeforeSendingSendsNothing() async throws {
@@ -68,7 +70,7 @@ import Testing
             await PipelineOverrides.$current.withValue(PipelineOverrides(transport: transport)) {
                 await withTaskGroup(of: Result<Echo, EndpointTaskError<APIError>>.self) { group in
                     for _ in 0..<count {
-                        group.addTask { await send(DelayEndpoint(milliseconds: 5000), to: server) }
+                        group.addTask { await send(DelayEndpoint(milliseconds: 60_000), to: server) }
                     }
                     var errors: [EndpointTaskError<APIError>] = []
                     for await result in group {
@@ -85,19 +87,18 @@ import Testing
 
     /// corelibs truncates 0.5 s to 0 ("no timeout"); rounding it up instead would fire at 1 s. The
     /// test races a 0.5 s timeout against a 2 s one rather than reading a clock, so a loaded
-    /// machine cannot fail it: the 0.5 s request must fail first, as timed out, well before 2 s.
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Duration, ContinuousClock
+    /// machine cannot fail it: the 0.5 s request must fail first, as timed out, and both must time
+    /// out rather than wait for the 60 s response.
     @Test func fractionalTimeoutFailsPromptlyAsTimedOut() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let clock = ContinuousClock()
-        let started = clock.now
         let finished = TestLocked<[Double]>([])
         let results = await withTaskGroup(of: (Double, Result<Echo, DelayEndpoint.TaskError>).self) { group in
             for seconds in [0.5, 2.0] {
                 group.addTask {
                     let result = await send(
-                        DelayEndpoint(milliseconds: 5000), to: server, middleware: [TimeoutMiddleware(seconds: seconds)]
+                        DelayEndpoint(milliseconds: 60_000), to: server,
+                        middleware: [TimeoutMiddleware(seconds: seconds)]
                     )
                     finished.withLock { $0.append(seconds) }
                     return (seconds, result)
@@ -105,19 +106,17 @@ import Testing
             }
             return await group.reduce(into: [Double: Result<Echo, DelayEndpoint.TaskError>]()) { $0[$1.0] = $1.1 }
         }
-        let elapsed = clock.now - started
         #expect(finished.withLock { $0 } == [0.5, 2.0], "the 0.5 s timeout did not fire first")
         let error = try #require(results[0.5]?.failure())
         #expect(error.urlErrorCode == .timedOut, "got \(error)")
         #expect(results[2.0]?.failure()?.urlErrorCode == .timedOut)
-        #expect(elapsed < TestTiming.bound(.seconds(4)), "the 2 s timeout took \(elapsed)")
     }
 
     @Test func wholeSecondTimeoutIsLeftToURLSession() async throws {
         let server = try TestServer()
         defer { server.stop() }
         let result = await send(
-            DelayEndpoint(milliseconds: 3000), to: server, middleware: [TimeoutMiddleware(seconds: 1)])
+            DelayEndpoint(milliseconds: 60_000), to: server, middleware: [TimeoutMiddleware(seconds: 1)])
         let error = try #require(result.failure())
         #expect(error.urlErrorCode == .timedOut, "got \(error)")
     }
@@ -128,7 +127,7 @@ import Testing
         let echo = try await send(
             DelayEndpoint(milliseconds: 50),
             to: server,
-            middleware: [TimeoutMiddleware(seconds: 2.5 * TestTiming.scale)]
+            middleware: [TimeoutMiddleware(seconds: 20.5 * TestTiming.scale)]
         ).get()
         #expect(echo.path == "/delay/50")
     }

@@ -18,8 +18,16 @@ import Testing
         on server: TestServer,
         check: (URLSessionDataTask) -> Void = { _ in }
     ) async -> Result<E.Response, E.TaskError> where E.Auth == NoAuth {
+        await complete(endpoint, at: server.baseURL, check: check)
+    }
+
+    private func complete<E: Endpoint>(
+        _ endpoint: E,
+        at baseURL: URL,
+        check: (URLSessionDataTask) -> Void = { _ in }
+    ) async -> Result<E.Response, E.TaskError> where E.Auth == NoAuth {
         await withCheckedContinuation { continuation in
-            let task = Loopback.$baseURL.withValue(server.baseURL) {
+            let task = Loopback.$baseURL.withValue(baseURL) {
                 try! URLSession.shared.endpointTask(with: endpoint) { result in continuation.resume(returning: result) }
             }
             check(task)
@@ -34,8 +42,10 @@ import Testing
             try! URLSession.shared.endpointTask(with: EchoEndpoint()) { _ in }
         }
         #expect(task.state == .suspended)
-        try await Task.sleep(nanoseconds: 100_000_000)
-        #expect(server.requestCount == 0)
+        // A later request that is resumed makes the round trip; the suspended one must not have gone out.
+        _ = try await complete(DelayEndpoint(milliseconds: 1), on: server).get()
+        #expect(server.requests.map(\.rawPath) == ["/delay/1"])
+        #expect(task.state == .suspended)
         task.cancel()
     }
 
@@ -83,9 +93,9 @@ import Testing
     }
 
     @Test func refusedConnectionIsALoadError() async throws {
-        let server = try TestServer()
-        server.stop()
-        let error = try #require(await complete(EchoEndpoint(), on: server).failure())
+        let closed = try ClosedPort()
+        defer { closed.close() }
+        let error = try #require(await complete(EchoEndpoint(), at: closed.baseURL).failure())
         #expect(error.urlErrorCode == .cannotConnectToHost, "got \(error)")
     }
 

@@ -136,34 +136,5 @@ import Testing
         #expect(final.header("Content-Type") == "application/json")
         #expect(final.header("Authorization") == nil, "another origin gets no credentials")
     }
-
-    @Test func twentyHopsAreFollowed() async throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let echo = try await send(RedirectChainEndpoint(hops: 20), to: server).get()
-        #expect(echo.path == "/redirect-chain/0")
-        #expect(server.requestCount == 21)
-    }
-
-    @Test func moreThanTwentyHopsFail() async throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let error = try #require(await send(RedirectChainEndpoint(hops: 21), to: server).failure())
-        #expect(error.urlErrorCode == .httpTooManyRedirects, "got \(error)")
-        #expect(server.requests.last?.rawPath != "/redirect-chain/0")
-    }
-}
-
-/// `GET /redirect-chain/{hops}`: `hops` redirects, then the echo.
-private struct RedirectChainEndpoint: Endpoint {
-    typealias Server = LoopbackServer
-    typealias Response = Echo
-    typealias ErrorResponse = APIError
-    struct PathComponents: Sendable { let hops: Int }
-
-    static let definition: Definition<RedirectChainEndpoint> = Definition(path: "redirect-chain/\(path: \.hops)")
-
-    let pathComponents: PathComponents
-
-    init(hops: Int) { pathComponents = PathComponents(hops: hops) }
+    // The hop limit (16 on every platform) is tested in HostileRedirectTests.
 }

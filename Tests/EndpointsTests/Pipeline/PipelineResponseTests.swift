@@ -105,9 +105,9 @@ import Testing
     }
 
     @Test func refusedConnectionIsALoadError() async throws {
-        let server = try TestServer()
-        server.stop()
-        let error = try #require(await send(EchoEndpoint("echo"), to: server).failure())
+        let closed = try ClosedPort()
+        defer { closed.close() }
+        let error = try #require(await send(EchoEndpoint("echo"), at: closed.baseURL).failure())
         #expect(error.urlErrorCode == .cannotConnectToHost)
         #expect(error.description.hasPrefix("The request failed to load"))
     }

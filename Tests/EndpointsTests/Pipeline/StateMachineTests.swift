@@ -1,3 +1,4 @@
+import EndpointsTestServer
 import Foundation
 import Testing
 
@@ -166,5 +167,196 @@ extension Sequence where Element: Sendable {
         var results: [T] = []
         for element in self { results.append(try await transform(element)) }
         return results
+    }
+}
+
+@Suite struct DataTaskCallTests {
+    private typealias Outcome = Result<(Data, HTTPURLResponse), any Error>
+
+    /// Starts a call for `path` on `server` and returns its outcomes (each call delivers one).
+    private func run(
+        _ path: String,
+        on server: EndpointsTestServer.TestServer,
+        timeout: TimeInterval = 60,
+        _ act: @escaping @Sendable (DataTaskCall) async throws -> Void = { _ in }
+    ) async throws -> [Outcome] {
+        var request = URLRequest(url: server.url(path))
+        request.timeoutInterval = timeout
+        let call = DataTaskCall(request: request, credentialHeaders: [])
+        let outcomes = TestLocked([Outcome]())
+        let delivered = AsyncStream<Void>.makeStream()
+        call.start(on: .shared) { outcome in
+            outcomes.withLock { $0.append(outcome) }
+            delivered.continuation.yield()
+        }
+        try await act(call)
+        for await _ in delivered.stream { break }
+        return outcomes.withLock { $0 }
+    }
+
+    @Test func deliversTheResponseOnce() async throws {
+        let server = try EndpointsTestServer.TestServer()
+        defer { server.stop() }
+        let outcomes = try await run("/echo", on: server)
+        #expect(outcomes.count == 1)
+        #expect((try? outcomes.first?.get().1.statusCode) == 200)
+    }
+
+    @Test func cancelDeliversCancellationAtOnceAndNothingAfter() async throws {
+        let server = try EndpointsTestServer.TestServer()
+        defer { server.stop() }
+        let outcomes = try await run("/delay/5000", on: server) { call in
+            try await waitForRequests(1, on: server)
+            call.cancel()
+            call.cancel()
+        }
+        #expect(outcomes.count == 1)
+        #expect(throws: CancellationError.self) { try outcomes.first?.get() }
+    }
+
+    @Test func aFractionalTimeoutExpiresAsTimedOut() async throws {
+        let server = try EndpointsTestServer.TestServer()
+        defer { server.stop() }
+        let outcomes = try await run("/delay/5000", on: server, timeout: 0.3)
+        #expect(outcomes.count == 1)
+        #expect { try outcomes.first?.get() } throws: { ($0 as? URLError)?.code == .timedOut }
+    }
+}
+
+@Suite struct JWTStateTests {
+    private let valid = JWTAuth.TokenPair(
+        accessToken: "a1", refreshToken: "r1", expiresAt: Date(timeIntervalSince1970: 2000))
+    private let now = Date(timeIntervalSince1970: 1000)
+
+    @Test func aValidTokenIsSentAndAnExpiringOneStartsOneRefresh() {
+        var state = JWTState(tokens: valid)
+        guard case .send(accessToken: "a1") = state.authenticate(now: now, leeway: 30, mayRefresh: true) else {
+            Issue.record("expected to send the valid token")
+            return
+        }
+        let late = Date(timeIntervalSince1970: 1990)
+        guard
+            case .startRefresh(let id, refreshToken: "r1") = state.authenticate(now: late, leeway: 30, mayRefresh: true)
+        else {
+            Issue.record("expected a refresh")
+            return
+        }
+        // Everyone after that waits for the same refresh.
+        guard case .wait(refreshID: id) = state.authenticate(now: late, leeway: 30, mayRefresh: true) else {
+            Issue.record("expected to wait for refresh \(id)")
+            return
+        }
+        guard case .wait(refreshID: id) = state.reauthenticate(rejected: "a1") else {
+            Issue.record("a 401 during the refresh waits for it too")
+            return
+        }
+    }
+
+    @Test func aStragglerRetriesWithTheCurrentTokenWithoutRefreshing() {
+        var state = JWTState(tokens: valid)
+        guard case .retry = state.reauthenticate(rejected: "an-older-token") else {
+            Issue.record("expected a retry with the current token")
+            return
+        }
+        #expect(state.refresh == nil)
+    }
+
+    @Test func aCommittedRefreshReplacesTheTokensAndASupersededOneIsDiscarded() {
+        var state = JWTState(tokens: valid)
+        guard case .startRefresh(let id, _) = state.reauthenticate(rejected: "a1") else {
+            Issue.record("expected a refresh")
+            return
+        }
+        let renewed = JWTAuth.TokenPair(accessToken: "a2", refreshToken: "r2", expiresAt: nil)
+        let committed = state.commitRefresh(id, tokens: renewed)
+        #expect(committed)
+        let waiters = state.finishRefresh(id)
+        #expect(waiters.isEmpty)
+        #expect(state.tokens?.accessToken == "a2")
+        let again = state.commitRefresh(id, tokens: valid)
+        #expect(!again, "a finished refresh cannot commit again")
+
+        guard case .startRefresh(let second, _) = state.reauthenticate(rejected: "a2") else {
+            Issue.record("expected a second refresh")
+            return
+        }
+        _ = state.replaceTokens(with: valid)  // setTokens while the refresh runs
+        let stale = state.commitRefresh(second, tokens: renewed)
+        #expect(!stale, "its tokens are stale")
+        #expect(state.tokens?.accessToken == "a1")
+    }
+
+    @Test func aRejectedRefreshDropsTheTokensAndATransientOneKeepsThem() {
+        var transient = JWTState(tokens: valid)
+        guard case .startRefresh(let id, _) = transient.reauthenticate(rejected: "a1") else { return }
+        let transientWaiters = transient.failRefresh(id, error: URLError(.timedOut), rejected: false)
+        #expect(transientWaiters != nil)
+        #expect(transient.tokens?.accessToken == "a1")
+        guard case .failure(.refreshFailed) = transient.outcome(ofEnded: id) else {
+            Issue.record("a request that comes to wait afterwards learns the refresh failed")
+            return
+        }
+
+        var rejected = JWTState(tokens: valid)
+        guard case .startRefresh(let other, _) = rejected.reauthenticate(rejected: "a1") else { return }
+        let rejectedWaiters = rejected.failRefresh(other, error: URLError(.userAuthenticationRequired), rejected: true)
+        #expect(rejectedWaiters != nil)
+        #expect(rejected.tokens == nil)
+        guard case .fail(.refreshFailed) = rejected.reauthenticate(rejected: "a1") else {
+            Issue.record("the rejected token's requests fail with the refresh's error")
+            return
+        }
+        guard case .fail(.notAuthenticated) = rejected.authenticate(now: now, leeway: 30, mayRefresh: true) else {
+            Issue.record("new requests fail fast until tokens are set")
+            return
+        }
+    }
+}
+
+@Suite struct RedirectPolicyTests {
+    private let original: URLRequest = {
+        var request = URLRequest(url: URL(string: "https://api.example.com/a")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data("body".utf8)
+        request.allHTTPHeaderFields = [
+            "Authorization": "Bearer secret", "X-Client-Key": "key", "Content-Type": "application/json",
+            "Accept": "application/json",
+        ]
+        return request
+    }()
+
+    private var policy: RedirectPolicy {
+        RedirectPolicy(
+            original: original,
+            credentialHeaders: RequestContext(endpointName: "X", credentialHeaders: ["X-Client-Key"]).credentialHeaders)
+    }
+
+    @Test func aSameOriginRedirectKeepsCredentials() {
+        let next = policy.nextRequest(after: original, status: 307, target: URL(string: "https://api.example.com/b"))
+        #expect(next.httpMethod == "POST" && next.httpBody == Data("body".utf8))
+        #expect(next.value(forHTTPHeaderField: "Authorization") == "Bearer secret")
+        #expect(next.value(forHTTPHeaderField: "X-Client-Key") == "key")
+    }
+
+    @Test func anotherOriginLosesEveryCredentialHeader() {
+        for target in ["https://evil.example.com/b", "http://api.example.com/b", "https://api.example.com:8443/b"] {
+            let next = policy.nextRequest(after: original, status: 308, target: URL(string: target))
+            #expect(next.value(forHTTPHeaderField: "Authorization") == nil, "\(target)")
+            #expect(next.value(forHTTPHeaderField: "X-Client-Key") == nil, "\(target)")
+            #expect(next.value(forHTTPHeaderField: "Accept") == "application/json")
+        }
+    }
+
+    @Test(arguments: [
+        (301, "POST", "GET"), (302, "POST", "GET"), (303, "PUT", "GET"), (303, "HEAD", "HEAD"),
+        (307, "POST", "POST"), (308, "PATCH", "PATCH"), (301, "PUT", "PUT"),
+    ])
+    func methodsChangeAsRFC9110Says(status: Int, method: String, expected: String) {
+        var request = original
+        request.httpMethod = method
+        let next = policy.nextRequest(after: request, status: status, target: URL(string: "https://api.example.com/b"))
+        #expect(next.httpMethod == expected)
+        #expect((next.httpBody == nil) == (expected == "GET" && method != "GET"))
+        if expected == "GET" { #expect(next.value(forHTTPHeaderField: "Content-Type") == nil) }
     }
 }

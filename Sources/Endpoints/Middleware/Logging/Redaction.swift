@@ -6,9 +6,12 @@ import Foundation
 /// By default (``standard``) these are replaced with `<redacted>`:
 /// - the headers `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`, and every header
 ///   in ``RequestContext/credentialHeaders`` (so the header of a `HeaderKeyAuth` is hidden too);
+/// - the well-known API-key headers (``wellKnownKeyHeaders``: `X-API-Key`, `Api-Key`, `X-Client-Key`…),
+///   even where no context says which headers an endpoint's authentication set;
 /// - JSON fields at any depth, form fields, multipart fields and query items whose name, compared
 ///   case-insensitively and ignoring `_` and `-`, is or ends with `password`, `token`, `secret`,
-///   `access_token`, `refresh_token` or `api_key` (`newPassword`, `id_token` and `client_secret` match too);
+///   `access_token`, `refresh_token` or `api_key` (`newPassword`, `id_token` and `client_secret` match too,
+///   and so does a bracketed name with such a part, `user[password]` or `tokens[0]`);
 /// - header names that match the same way (`X-Auth-Token`);
 /// - the user and password of a URL (`https://user:pass@host`).
 ///
@@ -46,9 +49,19 @@ public struct Redaction: Sendable, Hashable {
 
     /// The default policy described on ``Redaction``.
     public static let standard = Redaction(
-        headers: ["authorization", "proxy-authorization", "cookie", "set-cookie"],
+        headers: Set(["authorization", "proxy-authorization", "cookie", "set-cookie"]).union(wellKnownKeyHeaders),
         fields: ["password", "token", "access_token", "refresh_token", "secret", "api_key"]
     )
+
+    /// Header names that carry API keys by convention, hidden by ``standard`` (lower-cased):
+    /// `x-api-key`, `api-key`, `apikey`, `x-apikey`, `x-client-key`, `x-app-key`, `x-application-key`,
+    /// `x-auth-key`, `x-access-key`, `x-secret-key`, `x-functions-key`, `ocp-apim-subscription-key`.
+    /// A header of your own is hidden when it is in ``RequestContext/credentialHeaders`` (pass the
+    /// context to `cURLDescription(context:redaction:)`) or added with ``redacting(headers:fields:)``.
+    public static let wellKnownKeyHeaders: Set<String> = [
+        "x-api-key", "api-key", "apikey", "x-apikey", "x-client-key", "x-app-key", "x-application-key",
+        "x-auth-key", "x-access-key", "x-secret-key", "x-functions-key", "ocp-apim-subscription-key",
+    ]
 
     /// Hides nothing. Only for output that stays on your machine, such as a cURL line you paste
     /// into a terminal to reproduce a request:
@@ -104,7 +117,14 @@ public struct Redaction: Sendable, Hashable {
 
     private func matchesField(_ name: String) -> Bool {
         let normalized = Redaction.normalize(name)
-        return fields.contains { normalized.hasSuffix($0) }
+        if fields.contains(where: { normalized.hasSuffix($0) }) { return true }
+        // Bracketed names (multipart's `user[password]` and `tokens[0]`, Rails-style forms) match
+        // when any of their parts does.
+        guard name.utf8.contains(UInt8(ascii: "[")) else { return false }
+        return name.split(whereSeparator: { $0 == "[" || $0 == "]" }).contains { part in
+            let normalized = Redaction.normalize(String(part))
+            return fields.contains { normalized.hasSuffix($0) }
+        }
     }
 
     /// Lower-cased, without `_` and `-`: `Access_Token` and `accessToken` become `accesstoken`.

@@ -199,7 +199,18 @@ func send<E: Endpoint>(
     auth: E.Auth = E.auth,
     middleware: [any Middleware] = []
 ) async -> Result<E.Response, E.TaskError> {
-    await Loopback.$baseURL.withValue(server.baseURL) {
+    await send(endpoint, at: server.baseURL, session: session, auth: auth, middleware: middleware)
+}
+
+/// Sends `endpoint` to the server at `baseURL` (a ``ClosedPort``'s, say) and returns the outcome.
+func send<E: Endpoint>(
+    _ endpoint: E,
+    at baseURL: URL,
+    session: URLSession = .shared,
+    auth: E.Auth = E.auth,
+    middleware: [any Middleware] = []
+) async -> Result<E.Response, E.TaskError> {
+    await Loopback.$baseURL.withValue(baseURL) {
         do throws(E.TaskError) {
             return .success(try await session.response(with: endpoint, auth: auth, middleware: middleware))
         } catch {
@@ -231,9 +242,13 @@ extension EndpointTaskError {
     }
 }
 
-/// Waits until `server` has received `count` requests (bounded, so a broken test fails instead of hanging).
+/// Waits until `server` has received `count` requests.
+///
+/// It polls the server's counter (the event), giving up after 60 s × ``TestTiming/scale`` so a
+/// broken test fails instead of hanging; a loaded machine is never near that limit.
 func waitForRequests(_ count: Int, on server: TestServer) async throws {
-    for _ in 0..<1000 where server.requestCount < count {
+    let deadline = Date().addingTimeInterval(60 * TestTiming.scale)
+    while server.requestCount < count, Date() < deadline {
         try await Task.sleep(nanoseconds: 5_000_000)
     }
     try #require(server.requestCount >= count, "the server never received \(count) request(s)")

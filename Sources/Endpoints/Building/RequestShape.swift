@@ -1,0 +1,231 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The checked, split-up parts of a request, and how they become a `URLRequest`: what an
+/// ``Endpoint``'s ``Definition`` and an ``AdHocRequest`` share, so both are built by one copy of
+/// the encoding and validation rules.
+///
+/// `P` is the type the query and form parameters read, `H` the type the headers read.
+struct RequestShape<P, H>: Sendable {
+    let method: Method
+    let queryParameters: [Parameter<P>]
+    let formParameters: [Parameter<P>]
+    let headerList: [(name: String, field: HeaderField<H>)]
+    /// The Content-Type header's name as written, when the headers set one.
+    let contentTypeName: String?
+    /// `URLRequest.timeoutInterval`, or `nil` for the session's.
+    let timeout: Double?
+    /// What makes every request of this shape fail, found once here.
+    let problem: EndpointError?
+
+    /// Splits and checks the parts. `hasBody` says whether an encoded body goes with them.
+    init(
+        method: Method,
+        parameters: [Parameter<P>],
+        headers: [Header: HeaderField<H>],
+        hasBody: Bool,
+        timeout: Double?
+    ) {
+        self.init(
+            method: method,
+            parameters: parameters,
+            distinctHeaders: headers.map { HeaderEntry($0.key, $0.value) }.sorted { $0.name.name < $1.name.name },
+            hasBody: hasBody,
+            timeout: timeout
+        )
+    }
+
+    /// Splits and checks the parts, with headers written as a list where **the last one with a name
+    /// wins**, spelling included (what ``DefinitionBuilder`` and ``RequestContentBuilder`` promise).
+    init(
+        method: Method,
+        parameters: [Parameter<P>],
+        headerList entries: [HeaderEntry<H>],
+        hasBody: Bool,
+        timeout: Double?
+    ) {
+        self.init(
+            method: method,
+            parameters: parameters,
+            distinctHeaders: Self.lastWins(entries),
+            hasBody: hasBody,
+            timeout: timeout
+        )
+    }
+
+    private init(
+        method: Method,
+        parameters: [Parameter<P>],
+        distinctHeaders headers: [HeaderEntry<H>],
+        hasBody: Bool,
+        timeout: Double?
+    ) {
+        self.method = method
+        self.timeout = timeout
+        if parameters.allSatisfy({ $0.location == .query }) {
+            // The common case keeps the array it was given: nothing to split, nothing to allocate.
+            self.queryParameters = parameters
+            self.formParameters = []
+        } else {
+            self.queryParameters = parameters.filter { $0.location == .query }
+            self.formParameters = parameters.filter { $0.location == .form }
+        }
+        self.headerList = headers.map { (name: $0.name.name, field: $0.field) }
+        self.contentTypeName = headers.first { $0.name == .contentType }?.name.name
+        if !method.isValidToken {
+            problem = .invalidMethod(method.rawValue)
+        } else if let bad = headers.first(where: { !HTTPToken.isValid($0.name.name) }) {
+            problem = .invalidHeaderName(bad.name.name)
+        } else if !formParameters.isEmpty && hasBody {
+            problem = .conflictingBody
+        } else if let timeout, !(timeout > 0) {
+            problem = .invalidTimeout(timeout)
+        } else {
+            problem = nil
+        }
+    }
+
+    /// `entries` with each name kept once: the last entry with that name, where it was written.
+    static func lastWins(_ entries: [HeaderEntry<H>]) -> [HeaderEntry<H>] {
+        let distinct = entries.indices.allSatisfy { index in
+            !entries[..<index].contains { $0.name == entries[index].name }
+        }
+        if distinct { return entries }
+        var kept: [HeaderEntry<H>] = []
+        kept.reserveCapacity(entries.count)
+        for entry in entries {
+            // A linear scan: requests have a handful of headers, and a dictionary costs more.
+            kept.removeAll { $0.name == entry.name }
+            kept.append(entry)
+        }
+        return kept
+    }
+
+    /// `entries` as a dictionary, the last entry with a name winning, spelling included.
+    static func lastWinsDictionary(_ entries: [HeaderEntry<H>]) -> [Header: HeaderField<H>] {
+        var headers: [Header: HeaderField<H>] = [:]
+        for entry in lastWins(entries) { headers[entry.name] = entry.field }
+        return headers
+    }
+
+    /// The request for the URL `text` (the query parameters are appended to it), with the headers
+    /// and the body: the form fields, or what `body` encodes (`nil` for none) with its content type.
+    func urlRequest(
+        url text: String,
+        parameterComponents: P,
+        headerComponents: H,
+        queryEncoding strategy: QueryEncodingStrategy,
+        body: () throws(EndpointError) -> (data: Data, contentType: String?)?
+    ) throws(EndpointError) -> URLRequest {
+        var text = text
+        appendQuery(parameterComponents, strategy: strategy, to: &text)
+
+        guard let url = URL(string: text) else { throw .invalidURL(text) }
+        var request = URLRequest(url: url)
+        // GET is URLRequest's default; setting it costs a bridge to NSURLRequest on Linux.
+        if method != .get { request.httpMethod = method.rawValue }
+        if let timeout { request.timeoutInterval = timeout }
+
+        // One assignment of all fields: each `setValue` call copies the request's storage on Linux.
+        var fields: [String: String] = [:]
+        for (name, field) in headerList {
+            guard let value = field.value(headerComponents) else { continue }
+            guard HTTPToken.isValidFieldValue(value) else { throw .invalidHeaderValue(name: name) }
+            fields[name] = value
+        }
+        // A Content-Type header whose value is nil leaves the body's own type in place.
+        let setsContentType = contentTypeName.map { fields[$0] != nil } ?? false
+
+        if !formParameters.isEmpty {
+            request.httpBody = formBody(parameterComponents)
+            if !setsContentType {
+                fields["Content-Type"] = "application/x-www-form-urlencoded"
+            }
+        } else if let (data, contentType) = try body() {
+            request.httpBody = data
+            if !setsContentType, let contentType {
+                fields["Content-Type"] = contentType
+            }
+        }
+        if !fields.isEmpty { request.allHTTPHeaderFields = fields }
+        return request
+    }
+
+    private func appendQuery(_ components: P, strategy: QueryEncodingStrategy, to text: inout String) {
+        guard !queryParameters.isEmpty else { return }
+        // `utf8.contains`, not `contains("?")`: with Foundation imported, that one is NSString's search.
+        var separator: Character = text.utf8.contains(UInt8(ascii: "?")) ? "&" : "?"
+        for parameter in queryParameters {
+            for value in parameter.values(components) {
+                text.append(separator)
+                separator = "&"
+                switch strategy {
+                case .default:
+                    text.append(PercentEncoding.encode(parameter.name, as: .component))
+                    text.append("=")
+                    text.append(PercentEncoding.encode(value, as: .component))
+                case .formURLEncoded:
+                    text.append(PercentEncoding.encode(parameter.name, as: .form))
+                    text.append("=")
+                    text.append(PercentEncoding.encode(value, as: .form))
+                case .custom(let encode):
+                    let (name, value) = encode(URLQueryItem(name: parameter.name, value: value))
+                    text.append(name)
+                    if let value {
+                        text.append("=")
+                        text.append(value)
+                    }
+                }
+            }
+        }
+    }
+
+    private func formBody(_ components: P) -> Data {
+        var text = ""
+        for parameter in formParameters {
+            for value in parameter.values(components) {
+                if !text.isEmpty { text.append("&") }
+                text.append(PercentEncoding.encode(parameter.name, as: .form))
+                text.append("=")
+                text.append(PercentEncoding.encode(value, as: .form))
+            }
+        }
+        return Data(text.utf8)
+    }
+}
+
+extension PathTemplate {
+    /// This path, rendered for `components`, after `baseURL`: the base's own path is kept, and a query
+    /// the base URL carries (`?api-version=2`) goes after the path.
+    func urlText(after baseURL: URL, components: T) throws(EndpointError) -> String {
+        var text = baseURL.absoluteString
+        var baseQuery: Substring = ""
+        if let mark = text.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            baseQuery = text[mark...]
+            text = String(text[..<mark])
+        }
+        if text.utf8.last == UInt8(ascii: "/") { text.removeLast() }
+        var rendered = ""
+        try render(components, into: &rendered)
+        if !rendered.isEmpty {
+            if rendered.utf8.first != UInt8(ascii: "/") { text.append("/") }
+            text.append(rendered)
+        }
+        text.append(contentsOf: baseQuery)
+        return text
+    }
+}
+
+extension EncoderType {
+    /// `body` encoded by this encoder, and the content type it names.
+    func encodeBody<B: Encodable>(_ body: B) throws(EndpointError) -> (data: Data, contentType: String?) {
+        do {
+            return (try encode(body), contentType)
+        } catch {
+            throw .bodyEncodingFailed(UnderlyingError(error))
+        }
+    }
+}

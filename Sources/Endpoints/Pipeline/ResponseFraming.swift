@@ -1,0 +1,56 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The message-length checks of RFC 9112 §6.3 that URLSession leaves out, applied to a response
+/// the transport received completely.
+///
+/// Both platforms' URLSession accept a response whose `Content-Length` fields disagree (corelibs
+/// reads as many bytes as the last one says) and one framed by both `Transfer-Encoding` and
+/// `Content-Length`. Either may mean a response-splitting attempt, so the library refuses them. A
+/// body shorter than its `Content-Length` already fails in URLSession (corelibs: `URLError -1`,
+/// "transfer closed with N bytes remaining to read"); the byte count is compared here too, so the
+/// outcome is the same whatever the platform. A body longer than `Content-Length` cannot be seen:
+/// URLSession stops reading at the declared length and drops the connection.
+enum ResponseFraming {
+    /// Why `response`, whose body was `bodyLength` bytes after any content decoding, is not a
+    /// validly framed message; `nil` when it is. The error is `URLError.badServerResponse`, with a
+    /// description naming the problem, so it reaches callers as `.urlLoadError`.
+    static func violation(of response: HTTPURLResponse, bodyLength: Int, requestMethod: String?) -> URLError? {
+        guard let field = response.value(forHTTPHeaderField: "Content-Length") else { return nil }
+        // Repeated fields arrive joined with ", " (RFC 9110 §5.3).
+        let values = field.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard Set(values).count == 1, let value = values.first else {
+            return error("the response has Content-Length values that disagree (\(field))", response)
+        }
+        if response.value(forHTTPHeaderField: "Transfer-Encoding") != nil {
+            return error("the response is framed by both Transfer-Encoding and Content-Length", response)
+        }
+        guard value.allSatisfy({ ("0"..."9").contains($0) }), let declared = Int(value) else {
+            return error("the response's Content-Length is not a number (\(value))", response)
+        }
+        // No body by definition (RFC 9110 §6.4.1); the length describes what a GET would get.
+        let status = response.statusCode
+        if requestMethod == "HEAD" || (100..<200).contains(status) || status == 204 || status == 304 { return nil }
+        // URLSession decodes gzip and the like; Content-Length counts the encoded bytes.
+        if let encoding = response.value(forHTTPHeaderField: "Content-Encoding"),
+            encoding.lowercased() != "identity"
+        {
+            return nil
+        }
+        guard bodyLength == declared else {
+            return error("the response body has \(bodyLength) bytes but its Content-Length is \(declared)", response)
+        }
+        return nil
+    }
+
+    private static func error(_ reason: String, _ response: HTTPURLResponse) -> URLError {
+        var info: [String: Any] = [
+            NSLocalizedDescriptionKey: "The server's response is malformed: \(reason) (RFC 9112 §6.3)."
+        ]
+        if let url = response.url { info[NSURLErrorFailingURLErrorKey] = url }
+        return URLError(.badServerResponse, userInfo: info)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension AdHocRequest {
+    /// Builds the request this value sends, without sending it.
+    ///
+    /// ```swift
+    /// let request = try Request<[User]>.get("users", on: Api.base).urlRequest()
+    /// #expect(request.url?.absoluteString == "https://api.example.com/v1/users")
+    /// ```
+    ///
+    /// The same rules as ``Endpoint/urlRequest(environment:)`` apply, with the same encoders.
+    /// Authentication and middleware are not applied here; they run when the request is sent.
+    /// - Throws: ``EndpointError`` when a value cannot be placed safely, before anything is sent.
+    public func urlRequest() throws(EndpointError) -> URLRequest {
+        let shape = parts.shape
+        if let problem = shape.problem { throw problem }
+        let text: String
+        let base: RequestBase?
+        switch parts.target {
+        case .absolute(let url):
+            // A string without a scheme and host would be sent as a relative URL, to nowhere.
+            guard let parsed = URL(string: url), parsed.scheme != nil, parsed.host != nil else {
+                throw .invalidURL(url)
+            }
+            text = url
+            base = nil
+        case .relative(let path, let relativeTo):
+            text = try path.urlText(after: relativeTo.url.get(), components: ())
+            base = relativeTo
+        }
+        let body = parts.body
+        let encoder = parts.bodyEncoder
+        let request = try shape.urlRequest(
+            url: text,
+            parameterComponents: (),
+            headerComponents: (),
+            queryEncoding: parts.queryEncoding
+        ) { () throws(EndpointError) in
+            guard let body else { return nil }
+            return try encoder.encodeBody(body)
+        }
+        return base?.requestProcessor?(request) ?? request
+    }
+}
+
+extension AdHocRequest: CustomStringConvertible, CustomReflectable {
+    /// The method and the URL or path as written, without the query or any header value.
+    public var description: String { "Request(\(name))" }
+
+    /// The description only, so that dumping a request never shows a header value or the body.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Where a group of ``AdHocRequest``s is sent, declared once: a base URL, the headers every request
+/// carries, their authentication and their middleware.
+///
+/// ```swift
+/// enum Api {
+///     static let base = RequestBase(
+///         url: URL(string: "https://api.example.com/v1")!,
+///         headers: [.accept: "application/json"],
+///         auth: HeaderKeyAuth(key: apiKey, header: "API-Key", prefix: nil)
+///     )
+/// }
+///
+/// let users = try await URLSession.shared.response(for: Request<[User]>.get("users", on: Api.base))
+/// ```
+///
+/// Or take it all from a ``ServerDefinition``, environment included, so that ad-hoc requests and
+/// `Endpoint` types share one server: `RequestBase(ApiServer.self, environment: .staging)`.
+///
+/// Paths are appended to the base URL's own path (`…/v1` and `users` give `…/v1/users`), as for a
+/// server. Put API keys in `auth` rather than `headers`: then logging redacts them and redirects to
+/// another origin drop them. A request's own headers replace the base's headers of the same name.
+public struct RequestBase: Sendable, CustomStringConvertible {
+    let url: Result<URL, EndpointError>
+    let headers: [HeaderEntry<Void>]
+    /// The authentication of the requests made on this base.
+    public let auth: any AuthenticationMethod
+    /// The middleware of the requests made on this base, outermost first.
+    public let middleware: [any Middleware]
+    let requestProcessor: (@Sendable (URLRequest) -> URLRequest)?
+
+    /// A base URL with the headers, authentication and middleware of every request made on it.
+    /// - Parameters:
+    ///   - url: The base URL; its path and query are kept.
+    ///   - headers: Headers every request carries, unless the request sets the same name.
+    ///   - auth: The authentication method; none by default.
+    ///   - middleware: Middleware every request goes through, outermost first.
+    public init(
+        url: URL,
+        headers: [Header: String] = [:],
+        auth: any AuthenticationMethod = NoAuth(),
+        middleware: [any Middleware] = []
+    ) {
+        self.url = .success(url)
+        self.headers = headers.sorted { $0.key.name < $1.key.name }.map { $0.key.value($0.value) }
+        self.auth = auth
+        self.middleware = middleware
+        self.requestProcessor = nil
+    }
+
+    /// The base of `server` in `environment`: its base URL, `requestProcessor`, `auth` and
+    /// `middleware`, as an `Endpoint` of that server would use them.
+    ///
+    /// A server with no base URL for `environment` makes every request on this base fail with
+    /// ``EndpointError/missingBaseURL(server:environment:)`` before anything is sent.
+    public init<Server: ServerDefinition>(
+        _ server: Server.Type,
+        environment: Server.Environments = Server.defaultEnvironment
+    ) {
+        let instance = Server()
+        if let url = instance.baseURL(for: environment) {
+            self.url = .success(url)
+        } else {
+            self.url = .failure(
+                .missingBaseURL(server: String(describing: Server.self), environment: String(describing: environment)))
+        }
+        self.headers = []
+        self.auth = Server.auth
+        self.middleware = Server.middleware
+        self.requestProcessor = instance.requestProcessor
+    }
+
+    /// The base URL, without header values (they may hold credentials).
+    public var description: String {
+        switch url {
+        case .success(let url): "RequestBase(\(url.absoluteString.prefix { $0 != "?" }))"
+        case .failure(let error): "RequestBase(\(error))"
+        }
+    }
+}
+
+extension RequestBase: CustomReflectable {
+    /// The description only, so that dumping a base never shows a header value or a key.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}

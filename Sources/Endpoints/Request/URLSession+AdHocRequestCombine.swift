@@ -1,0 +1,65 @@
+#if canImport(Combine)
+    import Combine
+    import Foundation
+
+    extension URLSession {
+        /// A publisher that sends `request` when subscribed and emits its typed response.
+        ///
+        /// ```swift
+        /// let subscription = URLSession.shared.endpointPublisher(for: .estimatedAge(forName: "Zaid"))
+        ///     .sink { completion in
+        ///         // Handle errors
+        ///     } receiveValue: { person in
+        ///         print("\(person.name) is probably \(person.age) years old.")
+        ///     }
+        /// ```
+        ///
+        /// A thin layer over `URLSession.response(for:)`: the same
+        /// pipeline runs, and cancelling the subscription cancels the request.
+        public func endpointPublisher<Response, ErrorResponse>(
+            for request: AdHocRequest<Response, ErrorResponse>
+        ) -> AnyPublisher<Response, EndpointTaskError<ErrorResponse>> {
+            publisher(sending: request)
+        }
+
+        /// A publisher for a ``Request`` (no typed error body), so that static members resolve
+        /// without naming the type.
+        public func endpointPublisher<Response>(
+            for request: Request<Response>
+        ) -> AnyPublisher<Response, EndpointTaskError<EmptyCodable>> {
+            publisher(sending: request)
+        }
+
+        private func publisher<Response, ErrorResponse>(
+            sending request: AdHocRequest<Response, ErrorResponse>
+        ) -> AnyPublisher<Response, EndpointTaskError<ErrorResponse>> {
+            let client = EndpointClient(session: self)
+            let overrides = PipelineOverrides.current
+            return Deferred {
+                let running = Locked<Task<Void, Never>?>(nil)
+                return Future<Response, EndpointTaskError<ErrorResponse>> { promise in
+                    let promise = AdHocPromise(fulfil: promise)
+                    let task = Task {
+                        await PipelineOverrides.$current.withValue(overrides) {
+                            do throws(EndpointTaskError<ErrorResponse>) {
+                                promise.fulfil(.success(try await client.response(for: request)))
+                            } catch {
+                                promise.fulfil(.failure(error))
+                            }
+                        }
+                    }
+                    running.withLock { $0 = task }
+                }
+                .handleEvents(receiveCancel: { running.withLock { $0 }?.cancel() })
+            }
+            .eraseToAnyPublisher()
+        }
+    }
+
+    /// Carries a `Future`'s promise into the task that fulfils it.
+    private struct AdHocPromise<Output, Failure: Error>: @unchecked Sendable {
+        // @unchecked Sendable: `Future` serialises calls to its promise with its own lock, and the
+        // task calls it exactly once.
+        let fulfil: (Result<Output, Failure>) -> Void
+    }
+#endif

@@ -1,0 +1,141 @@
+import EndpointsTestServer
+import Foundation
+
+/// The embedded service the tour talks to unless `--base-url` names another: a loopback
+/// `TestServer` that behaves like a small real API.
+///
+/// - `POST /login` `{"username", "password"}` → tokens; the access token expires after
+///   `tokenLifetime` seconds, the refresh token is single-use.
+/// - `POST /refresh` `{"refreshToken"}` → a new pair (the old refresh token stops working).
+/// - `GET /me`, `GET /items?page=&perPage=`, `GET /users/{id}` → need a live access token,
+///   else 401 `{"code": 401, "message": "…"}`; unknown users are 404.
+/// - `GET /status` → 503 with `Retry-After: 1` every other call, else 200.
+final class DemoService: Sendable {
+    static let password = "correct horse battery staple"
+
+    let http: TestServer
+    let tokenLifetime: TimeInterval
+    private let state = ServiceState()
+
+    var baseURL: URL { http.baseURL }
+
+    init(name: String, tokenLifetime: TimeInterval = 3) throws {
+        http = try TestServer()
+        self.tokenLifetime = tokenLifetime
+        let state = state
+        let lifetime = tokenLifetime
+        http.route("/login") { request in
+            let body = (try? JSONDecoder().decode([String: String].self, from: request.body)) ?? [:]
+            guard body["password"] == DemoService.password else {
+                return .json(raw: #"{"code":401,"message":"wrong user name or password"}"#, status: 401)
+            }
+            return .json(state.issue(lifetime: lifetime, prefix: name))
+        }
+        http.route("/refresh") { request in
+            let body = (try? JSONDecoder().decode([String: String].self, from: request.body)) ?? [:]
+            guard let tokens = state.refresh(body["refreshToken"] ?? "", lifetime: lifetime, prefix: name) else {
+                return .json(raw: #"{"code":401,"message":"refresh token already used"}"#, status: 401)
+            }
+            return .json(tokens)
+        }
+        http.route("/me") { request in
+            guard state.accepts(request) else { return Self.expired }
+            return .json(Profile(id: 1, name: "Ada Lovelace (\(name))", email: "ada@example.com"))
+        }
+        http.route("/items") { request in
+            guard state.accepts(request) else { return Self.expired }
+            let page = max(1, Int(request.queryValue("page") ?? "") ?? 1)
+            let perPage = min(50, max(1, Int(request.queryValue("perPage") ?? "") ?? 10))
+            let total = 25
+            let ids = Array(stride(from: (page - 1) * perPage + 1, through: min(total, page * perPage), by: 1))
+            let items = ids.map { ItemPage.Item(id: $0, title: "Item \($0)") }
+            return .json(ItemPage(items: items, page: page, nextPage: page * perPage < total ? page + 1 : nil))
+        }
+        http.route("/users/*") { request in
+            guard state.accepts(request) else { return Self.expired }
+            guard let id = Int(request.rawPath.split(separator: "/").last ?? ""), id == 1 else {
+                return .json(raw: #"{"code":404,"message":"no such user"}"#, status: 404)
+            }
+            return .json(Profile(id: 1, name: "Ada Lovelace (\(name))", email: "ada@example.com"))
+        }
+        http.route("/status") { _ in
+            guard state.nextStatusIsUnavailable() else { return .json(["status": "ok"]) }
+            var busy = TestServer.Response.json(raw: #"{"code":503,"message":"busy, try again"}"#, status: 503)
+            busy.headers.append((name: "Retry-After", value: "1"))
+            return busy
+        }
+    }
+
+    func stop() { http.stop() }
+
+    /// How many refreshes the service performed.
+    var refreshes: Int { state.snapshot.refreshes }
+
+    /// How many API requests it rejected for an expired or unknown access token.
+    var rejected: Int { state.snapshot.rejected }
+
+    private static let expired = TestServer.Response.json(
+        raw: #"{"code":401,"message":"access token expired or unknown"}"#, status: 401)
+}
+
+/// The service's tokens and counters.
+private final class ServiceState: @unchecked Sendable {
+    // @unchecked Sendable: every read and write of `value` holds `lock`.
+    struct Value {
+        var access: [String: Date] = [:]
+        var refresh: Set<String> = []
+        var issued = 0
+        var refreshes = 0
+        var rejected = 0
+        var statusCalls = 0
+    }
+
+    private let lock = NSLock()
+    private var value = Value()
+
+    var snapshot: Value { locked { $0 } }
+
+    func issue(lifetime: TimeInterval, prefix: String) -> Tokens {
+        locked { Self.issue(&$0, lifetime: lifetime, prefix: prefix) }
+    }
+
+    func refresh(_ token: String, lifetime: TimeInterval, prefix: String) -> Tokens? {
+        locked { value in
+            guard value.refresh.remove(token) != nil else { return nil }
+            value.refreshes += 1
+            return Self.issue(&value, lifetime: lifetime, prefix: prefix)
+        }
+    }
+
+    func accepts(_ request: TestServer.Request) -> Bool {
+        let header = request.header("Authorization") ?? ""
+        let token = header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : ""
+        return locked { value in
+            let live = value.access[token].map { $0 > Date() } ?? false
+            if !live { value.rejected += 1 }
+            return live
+        }
+    }
+
+    func nextStatusIsUnavailable() -> Bool {
+        locked { value in
+            value.statusCalls += 1
+            return value.statusCalls % 2 == 1
+        }
+    }
+
+    private static func issue(_ value: inout Value, lifetime: TimeInterval, prefix: String) -> Tokens {
+        value.issued += 1
+        let access = "\(prefix)-access-\(value.issued)-\(UUID().uuidString.prefix(8))"
+        let refresh = "\(prefix)-refresh-\(value.issued)-\(UUID().uuidString.prefix(8))"
+        value.access[access] = Date().addingTimeInterval(lifetime)
+        value.refresh.insert(refresh)
+        return Tokens(accessToken: access, refreshToken: refresh, expiresIn: lifetime)
+    }
+
+    private func locked<R>(_ body: (inout Value) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}

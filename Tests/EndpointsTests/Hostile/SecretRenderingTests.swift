@@ -1,0 +1,135 @@
+import Endpoints
+import EndpointsTestServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+private enum Secret {
+    static let key = "sk-live-hostile-0123456789"
+    static let access = "eyJhbGciOiJIUzI1NiJ9.hostile-access"
+    static let refresh = "hostile-refresh-secret"
+    static let fresh = "eyJhbGciOiJIUzI1NiJ9.hostile-fresh-access"
+    static let password = "hostile-password-42"
+    static let cookie = "hostileCookieValue42"
+
+    static let all = [key, access, refresh, fresh, password, cookie]
+
+    static func expectNone(in text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        for secret in all {
+            #expect(!text.contains(secret), "\(text)", sourceLocation: sourceLocation)
+        }
+    }
+}
+
+/// Renders every request it passes with the context's credential headers hidden.
+private struct CURLRecorder: Middleware {
+    let lines: Shared<[String]>
+
+    func intercept(
+        _ request: URLRequest,
+        context: RequestContext,
+        next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+    ) async throws -> (Data, HTTPURLResponse) {
+        lines.update { $0.append(request.cURLDescription(context: context)) }
+        lines.update { $0.append(request.cURLDescription()) }
+        return try await next(request)
+    }
+}
+
+/// `GET /echo` authenticated by a key in a header of the test's choosing.
+private struct KeyHeaderEndpoint: Endpoint {
+    typealias Server = KeyHeaderServer
+    typealias Response = Echo
+    typealias ErrorResponse = APIError
+    static let definition: Definition<KeyHeaderEndpoint> = Definition(path: "echo")
+}
+
+private struct KeyHeaderServer: ServerDefinition {
+    var baseUrls: [TypicalEnvironments: URL] { [.production: Loopback.baseURL] }
+    static let auth = HeaderKeyAuth(key: Secret.key, header: "X-Client-Key", prefix: nil)
+}
+
+/// Issue 12: secrets never show in cURL output, descriptions or mirrors.
+@Suite struct SecretRenderingTests {
+    @Test(arguments: ["X-Client-Key", "X-API-Key", "Api-Key", "apikey", "Ocp-Apim-Subscription-Key"])
+    func defaultCURLHidesWellKnownKeyHeaders(header: String) async throws {
+        let auth = HeaderKeyAuth(key: Secret.key, header: header, prefix: nil)
+        let request = try await auth.authenticate(request: URLRequest(url: URL(string: "https://api.example.com/v1")!))
+        let line = request.cURLDescription()
+        Secret.expectNone(in: line)
+        #expect(line.lowercased().contains("\(header.lowercased()): <redacted>"))
+        #expect(request.cURLDescription(redaction: .disabled).contains(Secret.key), "disabled shows it")
+    }
+
+    /// Over loopback: a middleware renders the authenticated request with its context, which knows
+    /// the endpoint's credential header whatever its name.
+    @Test(arguments: ["X-Client-Key", "X-Tenant-Credential"])
+    func contextCURLHidesTheEndpointsOwnCredentialHeader(header: String) async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let lines = Shared<[String]>([])
+        let auth = HeaderKeyAuth(key: Secret.key, header: header, prefix: nil)
+        _ = try await send(KeyHeaderEndpoint(), to: server, auth: auth, middleware: [CURLRecorder(lines: lines)]).get()
+        #expect(server.requests.last?.header(header) == Secret.key, "the key went on the wire")
+        let withContext = try #require(lines.value.first)
+        Secret.expectNone(in: withContext)
+        #expect(withContext.lowercased().contains("\(header.lowercased()): <redacted>"))
+        if header == "X-Client-Key" { Secret.expectNone(in: lines.value[1]) }
+    }
+
+    @Test func builtInMethodsShowNoSecretInDescriptionsOrDumps() {
+        let values: [Any] = [
+            HeaderKeyAuth(key: Secret.key, header: "X-Client-Key", prefix: nil),
+            BasicAuth(username: "ada", password: Secret.password),
+            CookieAuth(name: "session", value: Secret.cookie),
+            JWTAuth.TokenPair(accessToken: Secret.access, refreshToken: Secret.refresh, expiresAt: Date()),
+            JWTAuth(
+                initialTokens: .init(accessToken: Secret.access, refreshToken: Secret.refresh),
+                refreshHandler: { _ in .init(accessToken: Secret.fresh, refreshToken: Secret.refresh) }),
+        ]
+        for value in values {
+            var dumped = ""
+            dump(value, to: &dumped)
+            Secret.expectNone(in: dumped)
+            Secret.expectNone(in: String(describing: value))
+            Secret.expectNone(in: String(reflecting: value))
+            for child in Mirror(reflecting: value).children { Secret.expectNone(in: "\(child.value)") }
+        }
+    }
+
+    /// A `JWTAuth` dumped while its refresh is in flight (the state then holds the token being
+    /// replaced) and after it, over loopback.
+    @Test func jwtAuthDumpDuringAndAfterARefreshShowsNoToken() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/api/data") { request in
+            request.header("Authorization") == "Bearer \(Secret.fresh)"
+                ? .json(["token": "ok"]) : .json(raw: #"{"code":401,"message":"expired"}"#, status: 401)
+        }
+        let started = Gate()
+        let release = Gate()
+        let auth = JWTAuth(
+            initialTokens: .init(accessToken: Secret.access, refreshToken: Secret.refresh),
+            refreshHandler: { _ in
+                await started.open()
+                await release.wait()
+                return .init(accessToken: Secret.fresh, refreshToken: Secret.refresh + "-2")
+            }
+        )
+        async let outcome = send(HostileProtectedEndpoint(), to: server, auth: auth)
+        await started.wait()
+        var during = ""
+        dump(auth, to: &during)
+        #expect(during.contains("refreshing: true"))
+        Secret.expectNone(in: during + String(describing: auth) + String(reflecting: auth))
+        await release.open()
+        #expect(try await outcome.get().token == "ok")
+        var after = ""
+        dump(auth, to: &after)
+        Secret.expectNone(in: after + String(describing: auth) + String(reflecting: auth))
+        Secret.expectNone(in: String(describing: AuthenticationError.refreshFailed(underlying: URLError(.timedOut))))
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A loopback TCP server that misbehaves on purpose: for every connection it reads the request
+/// head, writes exactly the bytes it was given (however malformed), and closes the connection.
+///
+/// ```swift
+/// let server = try RawServer(reply: "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort")
+/// defer { server.stop() }
+/// ```
+final class RawServer: Sendable {
+    struct Failure: Error { let call: String }
+
+    /// The port the kernel chose.
+    let port: UInt16
+    private let listener: Int32
+    /// Request heads received, in order.
+    let heads = Shared<[String]>([])
+
+    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    convenience init(reply: String) throws {
+        try self.init(bytes: Array(reply.utf8))
+    }
+
+    init(bytes: [UInt8]) throws {
+        #if canImport(Darwin)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #else
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #endif
+        guard fd >= 0 else { throw Failure(call: "socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            close(fd)
+            throw Failure(call: "bind/listen")
+        }
+        var actual = sockaddr_in()
+        var actualLength = length
+        _ = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &actualLength) }
+        }
+        listener = fd
+        port = UInt16(bigEndian: actual.sin_port)
+        let heads = heads
+        let thread = Thread {
+            while true {
+                let connection = accept(fd, nil, nil)
+                guard connection >= 0 else { return }
+                RawServer.serve(connection, bytes: bytes, heads: heads)
+            }
+        }
+        thread.start()
+    }
+
+    private static func serve(_ connection: Int32, bytes: [UInt8], heads: Shared<[String]>) {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !received.ends(with: Array("\r\n\r\n".utf8)) {
+            let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, 4096, 0) }
+            guard count > 0 else { break }
+            received += buffer[0..<count]
+        }
+        heads.update { $0.append(String(decoding: received, as: UTF8.self)) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) }
+            guard written > 0 else { break }
+            offset += written
+        }
+        #if canImport(Darwin)
+            shutdown(connection, SHUT_WR)
+        #else
+            shutdown(connection, Int32(SHUT_WR))
+        #endif
+        close(connection)
+    }
+
+    /// Stops accepting connections.
+    func stop() {
+        #if canImport(Darwin)
+            shutdown(listener, SHUT_RDWR)
+        #else
+            shutdown(listener, Int32(SHUT_RDWR))
+        #endif
+        close(listener)
+    }
+}
+
+extension Array where Element == UInt8 {
+    fileprivate func ends(with suffix: [UInt8]) -> Bool {
+        count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
+    }
+}
