@@ -5,6 +5,8 @@ import Foundation
 //   e2e    GET + decode at 1, 4, 16, 64 in flight, on loopback and against a 20 ms backend, against
 //          raw URLSession.data(for:) + JSONDecoder (`--quick` for fewer requests)
 //   auth   a 1,000-request burst with expired tokens, against the same burst with valid tokens
+//   stream a 1 GB download to a file (peak RSS above idle), and server-sent events per second
+//          against a hand-written URLSessionDataDelegate reader (`--quick`: 256 MB, fewer events)
 let mode = CommandLine.arguments.dropFirst().first ?? "all"
 if mode == "build" || mode == "all" {
     BuildBenchmark.run(count: 200_000)
@@ -14,4 +16,7 @@ if mode == "e2e" || mode == "all" {
 }
 if mode == "auth" || mode == "all" {
     try await runAuthBurstBenchmark()
+}
+if mode == "stream" || mode == "all" {
+    try await StreamingBenchmark.run(quick: CommandLine.arguments.contains("--quick"))
 }

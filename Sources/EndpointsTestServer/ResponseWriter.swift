@@ -19,7 +19,12 @@ enum ResponseWriter {
         if chunked {
             head += "Transfer-Encoding: chunked\r\n"
         } else if bodyAllowed {
-            let length = if case .truncate(let declared) = response.behavior { declared } else { response.body.count }
+            let length =
+                switch response.behavior {
+                case .truncate(let declared): declared
+                case .generated(let count): count
+                default: response.body.count
+                }
             head += "Content-Length: \(length)\r\n"
         }
         if !keepAlive && !response.headers.contains(where: { $0.name.lowercased() == "connection" }) {
@@ -44,6 +49,11 @@ enum ResponseWriter {
         case .truncate:
             _ = Socket.sendAll(fd, Array(head.utf8) + response.body)
             return false
+        case .stream(let chunks, let pause, let ending):
+            return Socket.sendAll(fd, head)
+                && writeStream(chunks, chunked: chunked, pause: pause, ending: ending, to: fd, isStopped: isStopped)
+        case .generated(let count):
+            return Socket.sendAll(fd, head) && writeGenerated(count, to: fd)
         }
     }
 

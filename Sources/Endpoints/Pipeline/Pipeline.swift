@@ -29,10 +29,32 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
 
     /// Runs the request and returns the decoded value with the response it came from.
     func run(on transport: any HTTPTransport) async throws(Failure) -> (Response, HTTPURLResponse) {
-        let overrides = PipelineOverrides.current
-        if let mocks = overrides.mocks, let mock, let outcome = await mock(mocks) {
-            return (try outcome.get(), HTTPURLResponse.mocked)
-        }
+        if let mocked = await mocked() { return (try mocked.get(), HTTPURLResponse.mocked) }
+        let (data, response, method) = try await answer(on: transport, exchange: Self.buffered)
+        return (try validate(data, response: response, method: method), response)
+    }
+
+    /// The task's mocked outcome for this call, if it has one.
+    func mocked() async -> Result<Response, Failure>? {
+        guard let mocks = PipelineOverrides.current.mocks, let mock else { return nil }
+        return await mock(mocks)
+    }
+
+    /// How the last step hands a request to the transport: ``HTTPTransport/send(_:context:)``
+    /// for buffered calls; streaming calls keep an accepted body aside and hand back its head.
+    typealias Exchange =
+        @Sendable (any HTTPTransport, URLRequest, RequestContext) async throws -> (Data, HTTPURLResponse)
+
+    static var buffered: Exchange {
+        { transport, request, context in try await transport.send(request, context: context) }
+    }
+
+    /// Build → authenticate (renewing once when the method asks) → middleware → `exchange`:
+    /// the answer the middleware chain returned, with the method that was sent.
+    func answer(
+        on transport: any HTTPTransport,
+        exchange: @escaping Exchange
+    ) async throws(Failure) -> (Data, HTTPURLResponse, method: String) {
         if Task.isCancelled { throw .cancelled }
 
         let request: URLRequest
@@ -42,7 +64,7 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
             throw .endpointError(error)
         }
 
-        let transport = overrides.transport ?? transport
+        let transport = PipelineOverrides.current.transport ?? transport
         let limit = (transport as? any HostLimitedTransport)?.hostLimit
         let credentialHeaders = Set(auth.credentialHeaderNames.map { $0.lowercased() })
         var attempt = 1
@@ -58,8 +80,8 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
                 credentialHeaders: credentialHeaders,
                 authenticationAttempt: attempt
             )
-            let (data, response) = try await exchange(
-                authenticated, context: context, transport: transport, limit: limit)
+            let (data, response) = try await chain(
+                authenticated, context: context, transport: transport, limit: limit, exchange: exchange)
             if attempt == 1, auth.shouldReauthenticate(for: authenticated, response: response) {
                 do {
                     try await auth.reauthenticate(after: authenticated)
@@ -69,20 +91,22 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
                 attempt += 1
                 continue
             }
-            return (try validate(data, response: response, method: authenticated.httpMethod ?? "GET"), response)
+            return (data, response, authenticated.httpMethod ?? "GET")
         }
     }
 
     /// Runs the middleware chain around the last step, mapping failures to the typed error.
-    private func exchange(
+    private func chain(
         _ request: URLRequest,
         context: RequestContext,
         transport: any HTTPTransport,
-        limit: HostLimiter.Limit?
+        limit: HostLimiter.Limit?,
+        exchange: @escaping Exchange
     ) async throws(Failure) -> (Data, HTTPURLResponse) {
         let auth = self.auth
         var next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse) = { request in
-            try await Self.send(request, context: context, transport: transport, limit: limit, auth: auth)
+            try await Self.send(
+                request, context: context, transport: transport, limit: limit, auth: auth, exchange: exchange)
         }
         for middleware in middleware.reversed() {
             let inner = next
@@ -97,13 +121,15 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
 
     /// The last step before the transport, run for every send (a retrying middleware sends again):
     /// wait for a connection slot, bring credentials up to date if they changed while waiting,
-    /// refuse any header that could split the request, send.
+    /// refuse any header that could split the request, send. A streamed response gives its slot
+    /// back when its head arrives.
     private static func send(
         _ request: URLRequest,
         context: RequestContext,
         transport: any HTTPTransport,
         limit: HostLimiter.Limit?,
-        auth: any AuthenticationMethod
+        auth: any AuthenticationMethod,
+        exchange: Exchange
     ) async throws -> (Data, HTTPURLResponse) {
         var request = request
         // A token refresh never queues: the requests ahead of it would all be waiting for it.
@@ -113,7 +139,7 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
         }
         do {
             try HeaderValidation.validate(request)
-            let result = try await transport.send(request, context: context)
+            let result = try await exchange(transport, request, context)
             admission.release()
             return result
         } catch {

@@ -16,8 +16,11 @@ public struct FakeHTTPResponse: Sendable {
     public var status: Int
     /// The header fields.
     public var headers: [String: String]
-    /// The body.
+    /// The body; for a streamed response (``streamed(_:pause:status:headers:failure:)``), all its
+    /// chunks.
     public var body: Data
+    /// How a streamed response is written: its chunks, the pause before each, how it ends.
+    var stream: FakeStream?
 
     /// Creates a response.
     public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data()) {
@@ -69,7 +72,7 @@ public struct FakeHTTPResponse: Sendable {
     /// The `HTTPURLResponse` for a request to `url`.
     func httpResponse(for url: URL) -> HTTPURLResponse {
         var fields = headers
-        if fields.keys.contains(where: { $0.lowercased() == "content-length" }) == false {
+        if stream == nil, fields.keys.contains(where: { $0.lowercased() == "content-length" }) == false {
             fields["Content-Length"] = String(body.count)
         }
         return HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)!

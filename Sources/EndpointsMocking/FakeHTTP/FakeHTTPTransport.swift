@@ -117,17 +117,22 @@ public final class FakeHTTPTransport: HTTPTransport {
     /// Records `request` and answers it with the matching route, then the fallbacks.
     /// - Throws: ``UnmatchedRequestError`` when nothing answers, or what a handler throws.
     public func respond(to request: FakeHTTPRequest) async throws -> (Data, HTTPURLResponse) {
+        Self.pack(try await answer(to: request), for: request)
+    }
+
+    /// The registered answer for `request`, recorded.
+    func answer(to request: FakeHTTPRequest) async throws -> FakeHTTPResponse {
         let route = FakeRoute(method: request.method, path: request.path)
         let (handler, fallbacks) = state.withLock { state in
             state.requests.append(request)
             return (state.routes[route], state.fallbacks)
         }
         if let handler {
-            return Self.pack(try await handler(request), for: request)
+            return try await handler(request)
         }
         for fallback in fallbacks {
             if let response = try await fallback(request) {
-                return Self.pack(response, for: request)
+                return response
             }
         }
         throw UnmatchedRequestError(method: request.method, path: request.path)

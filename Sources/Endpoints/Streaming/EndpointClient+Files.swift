@@ -1,0 +1,185 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension EndpointClient {
+    /// Sends `endpoint` and writes its body to the file at `destination`, with bounded memory,
+    /// reporting progress as the bytes arrive.
+    ///
+    /// ```swift
+    /// let file = FileManager.default.temporaryDirectory.appendingPathComponent("firmware.bin")
+    /// let response = try await client.download(Firmware(), to: file) { progress in
+    ///     print(progress)   // "524288 of 1048576 bytes"
+    /// }
+    /// ```
+    ///
+    /// The body goes to a temporary file beside `destination`, which replaces `destination` once
+    /// the whole body arrived; on any failure the temporary file is removed and `destination` is
+    /// left as it was. At most ``ResponseBody/defaultBufferLimit`` bytes are held in memory.
+    /// Sent like ``bytes(for:environment:auth:middleware:)``: a non-2xx answer throws the typed
+    /// error response, and nothing is written.
+    ///
+    /// - Parameters:
+    ///   - endpoint: The endpoint to send.
+    ///   - destination: The file to write; its directory must exist.
+    ///   - environment: The server environment; the server's `defaultEnvironment` when omitted.
+    ///   - auth: The authentication method; the endpoint's declared `auth` when omitted.
+    ///   - middleware: Middleware for this request only, inside the endpoint's own.
+    ///   - progress: Called after each chunk is written, from the calling task.
+    /// - Returns: The response head.
+    /// - Throws: `T.TaskError`; a file that cannot be written is `.urlLoadError` with
+    ///   `URLError.cannotCreateFile`, `.cannotWriteToFile` or `.cannotMoveFile`.
+    @discardableResult
+    public func download<T: Endpoint>(
+        _ endpoint: T,
+        to destination: URL,
+        environment: T.Server.Environments = T.Server.defaultEnvironment,
+        auth: T.Auth = T.auth,
+        middleware: [any Middleware] = [],
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(T.TaskError) -> HTTPURLResponse {
+        let stream = try await bytes(for: endpoint, environment: environment, auth: auth, middleware: middleware)
+        let total = stream.response.expectedContentLength >= 0 ? stream.response.expectedContentLength : nil
+        let file: FileSink
+        do {
+            file = try FileSink(destination: destination)
+        } catch {
+            throw .urlLoadError(error)
+        }
+        var written: Int64 = 0
+        var chunks = stream.makeAsyncIterator()
+        do throws(T.TaskError) {
+            while let chunk = try await chunks.next() {
+                do {
+                    try file.write(chunk)
+                } catch {
+                    throw .urlLoadError(error)
+                }
+                written += Int64(chunk.count)
+                progress?(TransferProgress(completedBytes: written, totalBytes: total))
+            }
+            do {
+                try file.commit()
+            } catch {
+                throw .urlLoadError(error)
+            }
+        } catch {
+            file.discard()
+            throw error
+        }
+        return stream.response
+    }
+
+    /// Sends `endpoint` with the contents of the file at `file` as its body, read as it is sent,
+    /// reporting progress, and returns the decoded response.
+    ///
+    /// ```swift
+    /// let receipt = try await client.upload(PutVideo(id: 7), fromFile: movie) { progress in
+    ///     print(progress.fractionCompleted ?? 0)
+    /// }
+    /// ```
+    ///
+    /// The endpoint declares the method, path and headers; its own body is not sent (declare none).
+    /// `Content-Length` is the file's size, and `Content-Type` is `application/octet-stream` unless
+    /// the endpoint sets one. Each send (a retry, a resend after a token refresh) reads the file
+    /// afresh. Middleware sees the request without its body. The response is decoded as for
+    /// ``response(with:environment:auth:middleware:)``. Progress comes from
+    /// URLSession's reports of bytes sent; a custom transport that does not stream reports nothing.
+    ///
+    /// - Throws: `T.TaskError`; a file that cannot be read is `.urlLoadError` with `URLError.cannotOpenFile`.
+    public func upload<T: Endpoint>(
+        _ endpoint: T,
+        fromFile file: URL,
+        environment: T.Server.Environments = T.Server.defaultEnvironment,
+        auth: T.Auth = T.auth,
+        middleware: [any Middleware] = [],
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(T.TaskError) -> T.Response {
+        let size: Int64
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+            size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        } catch {
+            throw .urlLoadError(URLError(.cannotOpenFile, userInfo: [NSUnderlyingErrorKey: error]))
+        }
+        let call = call(endpoint, environment: environment, auth: auth, middleware: middleware).adjusted { request in
+            var request = request
+            request.httpBody = nil
+            request.setValue(String(size), forHTTPHeaderField: "Content-Length")
+            if request.value(forHTTPHeaderField: "Content-Type") == nil {
+                request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+            }
+            return request
+        }
+        let opening: Result<StreamOpening<T.Response>, T.TaskError> = await UploadSource.$current.withValue(
+            UploadSource(file: file, progress: progress)
+        ) { () async -> Result<StreamOpening<T.Response>, T.TaskError> in
+            do throws(T.TaskError) {
+                return .success(try await call.open(on: transport))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch try opening.get() {
+        case .mocked(let value):
+            return value
+        case .body(let body, let response):
+            let data: Data
+            do {
+                data = try await body.collect()
+            } catch {
+                throw T.TaskError(error)
+            }
+            progress?(TransferProgress(completedBytes: size, totalBytes: size))
+            return try call.validate(data, response: response, method: T.definition.method.rawValue)
+        }
+    }
+}
+
+/// The temporary file a download writes, moved into place when complete.
+private struct FileSink {
+    let destination: URL
+    let temporary: URL
+    let handle: FileHandle
+
+    init(destination: URL) throws(URLError) {
+        self.destination = destination
+        temporary = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).download")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: temporary.path)
+        else {
+            throw URLError(.cannotCreateFile, userInfo: [NSURLErrorFailingURLErrorKey: destination])
+        }
+        self.handle = handle
+    }
+
+    func write(_ data: Data) throws(URLError) {
+        do {
+            try handle.write(contentsOf: data)
+        } catch {
+            throw URLError(.cannotWriteToFile, userInfo: [NSUnderlyingErrorKey: error])
+        }
+    }
+
+    func commit() throws(URLError) {
+        do {
+            try handle.close()
+            if FileManager.default.fileExists(atPath: destination.path) {
+                _ = try FileManager.default.replaceItemAt(destination, withItemAt: temporary)
+            } else {
+                try FileManager.default.moveItem(at: temporary, to: destination)
+            }
+        } catch {
+            discard()
+            throw URLError(.cannotMoveFile, userInfo: [NSUnderlyingErrorKey: error])
+        }
+    }
+
+    func discard() {
+        try? handle.close()
+        try? FileManager.default.removeItem(at: temporary)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension HTTPTransport {
+    /// Sends `request` and returns the response head as soon as it arrives, with the body still
+    /// arriving as a ``ResponseBody``, whatever the status.
+    ///
+    /// This default sends the request with ``send(_:context:)`` and hands over the buffered body
+    /// as one chunk, so every transport, custom ones included, serves the streaming APIs;
+    /// ``URLSessionTransport`` and the mocking module's fake transport stream for real. Implement
+    /// it to stream from your own transport, making the body with ``ResponseBody/makeStream(bufferLimit:)``.
+    ///
+    /// ```swift
+    /// let (body, response) = try await transport.stream(request, context: RequestContext(endpointName: "Feed"))
+    /// for try await chunk in body { print(chunk.count) }
+    /// ```
+    public func stream(_ request: URLRequest, context: RequestContext) async throws -> (ResponseBody, HTTPURLResponse) {
+        let (data, response) = try await send(request, context: context)
+        return (ResponseBody(data), response)
+    }
+}
+
+extension URLSessionTransport {
+    /// Sends `request` and returns the head as soon as it arrives; the body follows as it is
+    /// received, with at most ``ResponseBody/defaultBufferLimit`` bytes waiting unread (beyond
+    /// that the data task is suspended until the reader catches up; on Linux, where suspending a
+    /// running task is not safe, the task keeps running and the unread bytes wait in memory).
+    ///
+    /// Redirects, refused challenges and credentials behave as in ``send(_:context:)``. The body
+    /// fails with `URLError.timedOut` when no byte arrives for the request's `timeoutInterval`,
+    /// and with the `URLError` of a connection lost mid-body. Through the pipeline, a stream holds
+    /// one of the per-host slots of ``maximumRequestsPerHost`` only until its head arrives, since it
+    /// may stay open for as long as the server sends. On Linux each stream runs on a session of
+    /// its own (see `StreamingDataTask`), so it takes none of the session's connections either.
+    public func stream(_ request: URLRequest, context: RequestContext) async throws -> (ResponseBody, HTTPURLResponse) {
+        let call = StreamingDataTask(
+            request: request,
+            credentialHeaders: context.credentialHeaders,
+            bufferLimit: ResponseBody.defaultBufferLimit
+        )
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                call.start(on: session, continuation: continuation)
+            }
+        } onCancel: {
+            call.cancel()
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An endpoint whose response is one page of many, and that says how to get the next one.
+///
+/// By default the next page is the `Link: <…>; rel="next"` target of the response (RFC 8288),
+/// as GitHub and many REST APIs send it:
+///
+/// ```swift
+/// struct Issues: PaginatedEndpoint {
+///     typealias Server = GitHub
+///     typealias Response = [Issue]
+///     static let definition: Definition<Issues> = Definition(path: "repos/apple/swift/issues")
+/// }
+///
+/// for try await page in URLSession.shared.pages(for: Issues()) {
+///     print(page.count)
+/// }
+/// ```
+///
+/// For a cursor in the body, return the endpoint for the next page:
+///
+/// ```swift
+/// struct Feed: PaginatedEndpoint {
+///     typealias Server = API
+///     struct Response: Decodable, Sendable { let items: [Item]; let nextCursor: String? }
+///     struct ParameterComponents: Sendable { var cursor: String? }
+///     static let definition: Definition<Feed> = Definition(
+///         path: "feed", parameters: [.query("cursor", path: \.cursor)])
+///     var parameterComponents = ParameterComponents(cursor: nil)
+///
+///     func nextPage(after page: Response, response: HTTPURLResponse) -> NextPage<Feed> {
+///         guard let cursor = page.nextCursor else { return .none }
+///         return .endpoint(Feed(parameterComponents: .init(cursor: cursor)))
+///     }
+/// }
+/// ```
+public protocol PaginatedEndpoint: Endpoint {
+    /// Where the page after `page` is: another endpoint value, a URL, or nowhere.
+    func nextPage(after page: Response, response: HTTPURLResponse) -> NextPage<Self>
+}
+
+extension PaginatedEndpoint {
+    /// The `Link` header's `rel="next"` target, resolved against the response's URL.
+    public func nextPage(after page: Response, response: HTTPURLResponse) -> NextPage<Self> {
+        guard let header = response.value(forHTTPHeaderField: "Link"),
+            let url = WebLink.target(of: "next", in: header, relativeTo: response.url)
+        else { return .none }
+        return .url(url)
+    }
+}
+
+/// Where the next page of a ``PaginatedEndpoint`` is.
+public enum NextPage<E: Endpoint>: Sendable {
+    /// There is none: that was the last page.
+    case none
+    /// Send this endpoint value (for a cursor or page number in the query).
+    case endpoint(E)
+    /// Send the current endpoint's request with this URL instead (for a `Link` header). Only a
+    /// URL of the same origin (scheme, host, port) is followed, since the request carries the
+    /// endpoint's credentials; another origin ends the pages with ``CrossOriginPageLink``.
+    case url(URL)
+}
+
+/// A next-page link pointed to another origin than the first page's, so it was not followed:
+/// the request would carry the endpoint's credentials there. Thrown as `.middlewareError`.
+public struct CrossOriginPageLink: Error, Sendable, CustomStringConvertible {
+    /// The link's target, without its query (which may carry a key).
+    public let target: String
+
+    /// Says which link was refused.
+    public var description: String {
+        "The next page's link points to another origin (\(target)); it was not followed, to keep credentials from it."
+    }
+}
+
+extension EndpointClient {
+    /// The pages of `endpoint`, fetched one at a time as they are read: the first page, then each
+    /// page ``PaginatedEndpoint/nextPage(after:response:)`` names, until it names none.
+    ///
+    /// ```swift
+    /// var all: [Issue] = []
+    /// for try await page in client.pages(for: Issues()) {
+    ///     all += page
+    /// }
+    /// ```
+    ///
+    /// Each page goes through the whole pipeline (authentication, refresh, middleware) and is
+    /// decoded as the endpoint's `Response`; a failure ends the pages with the typed error. A page
+    /// is only requested when the loop asks for it, so breaking out early sends nothing more. A
+    /// mocked endpoint answers one page.
+    public func pages<T: PaginatedEndpoint>(
+        for endpoint: T,
+        environment: T.Server.Environments = T.Server.defaultEnvironment,
+        auth: T.Auth = T.auth,
+        middleware: [any Middleware] = []
+    ) -> PageSequence<T> {
+        PageSequence(client: self, first: endpoint, environment: environment, auth: auth, middleware: middleware)
+    }
+}
+
+/// The pages of a ``PaginatedEndpoint``, as an `AsyncSequence` of its `Response`; see
+/// ``EndpointClient/pages(for:environment:auth:middleware:)``.
+public struct PageSequence<T: PaginatedEndpoint>: AsyncSequence, Sendable {
+    /// The error reading throws: the endpoint's `TaskError`.
+    public typealias Failure = T.TaskError
+
+    let client: EndpointClient
+    let first: T
+    let environment: T.Server.Environments
+    let auth: T.Auth
+    let middleware: [any Middleware]
+
+    /// Fetches the pages in order.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let pages: PageSequence
+        private var next: NextPage<T>
+        private var current: T
+        private var origin: RedirectPolicy.Origin?
+
+        init(_ pages: PageSequence) {
+            self.pages = pages
+            next = .endpoint(pages.first)
+            current = pages.first
+        }
+
+        /// The next page, or `nil` after the last.
+        public mutating func next() async throws(T.TaskError) -> T.Response? {
+            let call: PipelineCall<T.Response, T.ErrorResponse>
+            switch next {
+            case .none:
+                return nil
+            case .endpoint(let endpoint):
+                current = endpoint
+                origin = (try? endpoint.urlRequest(environment: pages.environment).url).flatMap(
+                    RedirectPolicy.Origin.init)
+                call = pages.client.call(
+                    endpoint, environment: pages.environment, auth: pages.auth, middleware: pages.middleware)
+            case .url(let url):
+                guard RedirectPolicy.Origin(url) == origin else {
+                    next = .none
+                    throw .middlewareError(CrossOriginPageLink(target: String(url.absoluteString.prefix { $0 != "?" })))
+                }
+                call = pages.client.call(
+                    current, environment: pages.environment, auth: pages.auth, middleware: pages.middleware
+                ).adjusted { request in
+                    var request = request
+                    request.url = url
+                    return request
+                }
+            }
+            next = .none
+            let (page, response) = try await call.run(on: pages.client.transport)
+            next = current.nextPage(after: page, response: response)
+            return page
+        }
+    }
+
+    /// An iterator that fetches the first page when first asked.
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(self) }
+}

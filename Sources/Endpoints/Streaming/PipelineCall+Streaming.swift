@@ -1,0 +1,78 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What opening a stream gives: the head and the body, or a typed mock's value.
+enum StreamOpening<Response: Sendable> {
+    case body(ResponseBody, HTTPURLResponse)
+    case mocked(Response)
+}
+
+extension PipelineCall {
+    /// Runs the pipeline for a response read as it arrives: build → authenticate → middleware →
+    /// ``HTTPTransport/stream(_:context:)`` → validate; decoding happens as the caller reads.
+    ///
+    /// Middleware runs with the response head. For an accepted status (2xx by default) the body
+    /// handed back through the chain is empty and the stream goes to the caller; any other status
+    /// is read whole first, so logging, retries on 503, refresh on 401 and custom middleware see it
+    /// as they would a buffered response, and it is decoded as the `ErrorResponse`. A middleware
+    /// that answers itself (without calling `next`) streams the data it returned. When an upload
+    /// is in progress (``UploadSource``), each send gets the file afresh as its body stream.
+    func open(on transport: any HTTPTransport) async throws(Failure) -> StreamOpening<Response> {
+        if let mocked = await mocked() { return .mocked(try mocked.get()) }
+        let kept = Locked<ResponseBody?>(nil)
+        let accepted = acceptableStatusCodes
+        let upload = UploadSource.current
+        let answer: (Data, HTTPURLResponse, method: String)
+        do {
+            answer = try await self.answer(on: transport) { transport, request, context in
+                var request = request
+                if let upload { request.httpBodyStream = InputStream(url: upload.file) }
+                let (body, response) = try await transport.stream(request, context: context)
+                guard accepted.contains(response.statusCode) else { return (try await body.collect(), response) }
+                // A middleware that sends again (a retry) replaces the body of the earlier send.
+                let earlier = kept.withLock { kept in
+                    defer { kept = body }
+                    return kept
+                }
+                earlier?.cancel()
+                return (Data(), response)
+            }
+        } catch {
+            kept.withLock { $0 }?.cancel()
+            throw error
+        }
+        let (data, response, method) = answer
+        let body = kept.withLock { kept in
+            defer { kept = nil }
+            return kept
+        }
+        guard accepted.contains(response.statusCode) else {
+            body?.cancel()
+            _ = try validate(data, response: response, method: method)
+            throw .errorResponseParseError(
+                httpResponse: response, data: data, error: DecodingFailure(URLError(.badServerResponse)))
+        }
+        return .body(body ?? ResponseBody(data), response)
+    }
+}
+
+extension PipelineCall {
+    /// This call with `change` applied to the built request, before authentication: another URL
+    /// for a next page, an upload's headers.
+    func adjusted(_ change: @escaping @Sendable (URLRequest) -> URLRequest) -> PipelineCall {
+        let build = self.build
+        return PipelineCall(
+            name: name,
+            build: { () throws(EndpointError) in change(try build()) },
+            auth: auth,
+            middleware: middleware,
+            acceptableStatusCodes: acceptableStatusCodes,
+            decodeResponse: decodeResponse,
+            decodeError: decodeError,
+            mock: mock
+        )
+    }
+}

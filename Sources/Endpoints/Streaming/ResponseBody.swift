@@ -1,0 +1,156 @@
+import Foundation
+
+/// A response body as it arrives: an `AsyncSequence` of `Data` chunks, read once, by one task.
+///
+/// Transports hand it over with the response head (see ``HTTPTransport/stream(_:context:)``).
+/// At most ``defaultBufferLimit`` bytes (or the limit it was made with) wait unread; beyond that
+/// the producer is paused until the reader catches up (a writer waits; a data task is suspended,
+/// except on Linux, see ``URLSessionTransport/stream(_:context:)``). Cancelling the reading task, or dropping
+/// the body before its end, stops the transfer.
+///
+/// ```swift
+/// let (body, response) = try await transport.stream(request, context: context)
+/// for try await chunk in body {
+///     file.write(chunk)
+/// }
+/// ```
+///
+/// Mocks and custom transports make one from data, from chunks, or with a writer:
+///
+/// ```swift
+/// let whole = ResponseBody(Data("data: hi\n\n".utf8))
+/// let (body, writer) = ResponseBody.makeStream()
+/// Task {
+///     try await writer.write(Data("data: 1\n\n".utf8))
+///     writer.finish()
+/// }
+/// ```
+public struct ResponseBody: AsyncSequence, Sendable {
+    /// A chunk of the body, never empty.
+    public typealias Element = Data
+
+    /// 1 MiB: how many bytes wait unread before the transfer is paused, unless told otherwise.
+    public static let defaultBufferLimit = 1 << 20
+
+    private let reader: Reader
+
+    init(buffer: BodyBuffer) {
+        reader = Reader(buffer)
+    }
+
+    /// A body that is `data`, in one chunk (none when `data` is empty).
+    public init(_ data: Data) {
+        let buffer = BodyBuffer(limit: Swift.max(1, data.count))
+        buffer.append(data)
+        buffer.finish()
+        self.init(buffer: buffer)
+    }
+
+    /// A body that reads `chunks` as it is read, pausing `chunks` while `bufferLimit` bytes wait
+    /// unread. An error `chunks` throws ends the body with that error.
+    ///
+    /// ```swift
+    /// let body = ResponseBody(AsyncThrowingStream { continuation in
+    ///     continuation.yield(Data("{\"n\":1}\n".utf8))
+    ///     continuation.finish()
+    /// })
+    /// ```
+    public init<Chunks: AsyncSequence & Sendable>(_ chunks: Chunks, bufferLimit: Int = defaultBufferLimit)
+    where Chunks.Element == Data {
+        let (body, writer) = Self.makeStream(bufferLimit: bufferLimit)
+        let task = Task {
+            do {
+                for try await chunk in chunks { try await writer.write(chunk) }
+                writer.finish()
+            } catch {
+                writer.finish(throwing: error)
+            }
+        }
+        writer.buffer.setHooks(BodyBuffer.Hooks(terminate: { task.cancel() }))
+        self = body
+    }
+
+    /// A body and the writer that produces it, for a custom transport or a mock that streams.
+    public static func makeStream(bufferLimit: Int = defaultBufferLimit) -> (body: ResponseBody, writer: Writer) {
+        let buffer = BodyBuffer(limit: bufferLimit)
+        return (ResponseBody(buffer: buffer), Writer(buffer: buffer))
+    }
+
+    /// Produces a ``ResponseBody`` made with ``makeStream(bufferLimit:)``.
+    public struct Writer: Sendable {
+        let buffer: BodyBuffer
+
+        /// Appends `chunk`, then waits while the reader is more than the buffer limit behind.
+        /// - Throws: `CancellationError` when the reader is gone (cancelled, or dropped the body).
+        public func write(_ chunk: Data) async throws {
+            try await buffer.write(chunk)
+        }
+
+        /// Ends the body; with an `error`, the reader gets it after the chunks written before.
+        public func finish(throwing error: (any Error)? = nil) {
+            buffer.finish(throwing: error)
+        }
+
+        /// Whether the reader is gone, so there is no point writing more.
+        public var isCancelled: Bool { buffer.isTerminated }
+    }
+
+    /// Reads the chunks in order.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let reader: Reader
+
+        /// The next chunk, or `nil` at the end of the body.
+        /// - Throws: What the transport failed with (`URLError.networkConnectionLost` when the
+        ///   connection dropped mid-body, `.timedOut` when it stalled), or `CancellationError`.
+        public mutating func next() async throws -> Data? {
+            try await reader.buffer.next()
+        }
+
+        /// Stops the transfer: the rest of the body is not wanted.
+        func cancel() { reader.buffer.terminate() }
+    }
+
+    /// An iterator over the chunks; a body has one reader.
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reader: reader) }
+
+    /// Reads the whole body, failing when it is longer than `limit` bytes.
+    ///
+    /// ```swift
+    /// let data = try await body.collect(upTo: 10 << 20)
+    /// ```
+    /// - Throws: ``ResponseBodyTooLarge`` past `limit`, or what reading the body threw.
+    public func collect(upTo limit: Int = .max) async throws -> Data {
+        var data = Data()
+        for try await chunk in self {
+            guard chunk.count <= limit - data.count else {
+                reader.buffer.terminate()
+                throw ResponseBodyTooLarge(limit: limit)
+            }
+            data.append(chunk)
+        }
+        return data
+    }
+
+    /// Ends the transfer early: the body is no longer wanted.
+    public func cancel() {
+        reader.buffer.terminate()
+    }
+
+    /// The reading end; when the body and its iterators are gone, the transfer stops.
+    final class Reader: Sendable {
+        let buffer: BodyBuffer
+
+        init(_ buffer: BodyBuffer) { self.buffer = buffer }
+
+        deinit { buffer.terminate() }
+    }
+}
+
+/// A response body was longer than the caller would collect.
+public struct ResponseBodyTooLarge: Error, Sendable, CustomStringConvertible {
+    /// The most bytes the caller accepted.
+    public let limit: Int
+
+    /// Says which limit the body passed.
+    public var description: String { "The response body is longer than \(limit) bytes." }
+}

@@ -1,0 +1,299 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One streamed data task: a `URLSessionDataDelegate` that hands over the response head as soon
+/// as it arrives and then feeds the body into a bounded ``BodyBuffer``, on Linux and Apple
+/// platforms alike.
+///
+/// On Apple platforms it is the task's own delegate (`task.delegate`), on the caller's session. On
+/// Linux, corelibs hands a task's bytes only to the delegate of its session, so the stream runs on
+/// a session of its own made from the caller's configuration (cookies, headers, proxy settings
+/// and timeouts carry over; its connections are not shared with the caller's session).
+///
+/// - Backpressure (Apple platforms): when the reader falls more than the buffer's limit behind,
+///   the task is suspended, and resumed when the reader has drained half of it. On Linux the task
+///   keeps running, because corelibs' `suspend()` of a running data task races with its own
+///   stop and crashes the process; the buffer then holds whatever the reader has not read yet
+///   (a few MB for a download to a file on loopback, measured), so memory is bounded there only
+///   by a reader that keeps up.
+/// - Idle timeout: when no byte arrives for the request's `timeoutInterval` (while the task is not
+///   suspended for backpressure), the task is cancelled and the head or the body fails with
+///   `URLError.timedOut`. This is enforced here, fractions of a second included, because corelibs
+///   truncates fractional timeouts.
+/// - Cancellation: cancelling the task waiting for the head, or the reader of the body, cancels
+///   the data task at once.
+/// - A connection dropped mid-body ends the body with the `URLError` URLSession reports
+///   (`.networkConnectionLost` for a body shorter than its `Content-Length`).
+/// - Redirects and authentication challenges follow the library's ``RedirectPolicy`` through a
+///   ``RedirectGuard``, as for buffered requests, including the Linux resend of a 307/308 with a body.
+final class StreamingDataTask: NSObject, URLSessionDataDelegate, Sendable {
+    private struct State {
+        var head: CheckedContinuation<(ResponseBody, HTTPURLResponse), any Error>?
+        var task: URLSessionDataTask?
+        var delivered = false
+        var stopped: (any Error)?
+        var lastActivity = DispatchTime.now().uptimeNanoseconds
+        var paused = false
+        /// Linux: the redirect just refused is one this class resends itself (a 307/308 with a body).
+        var resendPending = false
+    }
+
+    private let request: URLRequest
+    private let redirects: RedirectGuard
+    private let buffer: BodyBuffer
+    private let state = Locked(State())
+    private let timeout: TimeInterval
+    private let upload = UploadSource.current
+
+    init(request: URLRequest, credentialHeaders: Set<String>, bufferLimit: Int) {
+        self.request = request
+        self.redirects = RedirectGuard(original: request, credentialHeaders: credentialHeaders)
+        self.buffer = BodyBuffer(limit: bufferLimit)
+        self.timeout = request.timeoutInterval
+        super.init()
+        buffer.setHooks(
+            BodyBuffer.Hooks(
+                pause: { [weak self] in self?.setPaused(true) },
+                resume: { [weak self] in self?.setPaused(false) },
+                terminate: { [weak self] in self?.stop(with: CancellationError()) }
+            ))
+    }
+
+    /// Sends the request on `session`; `continuation` gets the body and the head, or the failure.
+    func start(on session: URLSession, continuation: CheckedContinuation<(ResponseBody, HTTPURLResponse), any Error>) {
+        let stopped = state.withLock { state in
+            state.head = continuation
+            return state.stopped
+        }
+        if let stopped {
+            failHead(with: stopped)
+            return
+        }
+        if timeout > 0 { scheduleWatchdog(after: timeout) }
+        send(request, on: session)
+    }
+
+    private func send(_ request: URLRequest, on session: URLSession) {
+        #if canImport(FoundationNetworking)
+            // corelibs delivers a task's data only to its session's delegate (a per-task delegate
+            // gets the head and the completion, never the bytes), so each stream gets a session of
+            // its own, with the caller's configuration, invalidated once its task is done.
+            let streamSession = URLSession(configuration: session.configuration, delegate: self, delegateQueue: nil)
+            var request = request
+            // corelibs truncates a fractional timeout (0.5 s would time out at once); the
+            // watchdog here enforces the real one.
+            if request.timeoutInterval > 0 { request.timeoutInterval = request.timeoutInterval.rounded(.up) }
+            let task = makeTask(request, on: streamSession)
+            defer { streamSession.finishTasksAndInvalidate() }
+        #else
+            let task = makeTask(request, on: session)
+            task.delegate = self
+        #endif
+        let stopped = state.withLock { state in
+            state.task = task
+            state.resendPending = false
+            state.lastActivity = DispatchTime.now().uptimeNanoseconds
+            return state.stopped != nil
+        }
+        if stopped { task.cancel() }
+        task.resume()
+    }
+
+    private func makeTask(_ request: URLRequest, on session: URLSession) -> URLSessionDataTask {
+        guard let upload else { return session.dataTask(with: request) }
+        var request = request
+        request.httpBodyStream = nil
+        return session.uploadTask(with: request, fromFile: upload.file)
+    }
+
+    /// Cancels the transfer: the waiting head fails with `CancellationError`.
+    func cancel() {
+        stop(with: CancellationError())
+    }
+
+    /// Stops the transfer with `error`, which the head or the body reports.
+    private func stop(with error: any Error) {
+        let task = state.withLock { state -> URLSessionDataTask? in
+            guard state.stopped == nil else { return nil }
+            state.stopped = error
+            return state.task
+        }
+        task?.cancel()
+        failHead(with: error)
+        buffer.finish(throwing: error)
+    }
+
+    private func failHead(with error: any Error) {
+        let head = state.withLock { state in
+            defer { state.head = nil }
+            return state.head
+        }
+        head?.resume(throwing: error)
+    }
+
+    private func setPaused(_ paused: Bool) {
+        let task = state.withLock { state -> URLSessionDataTask? in
+            guard state.stopped == nil, state.paused != paused else { return nil }
+            state.paused = paused
+            state.lastActivity = DispatchTime.now().uptimeNanoseconds
+            return state.task
+        }
+        #if canImport(FoundationNetworking)
+            // corelibs' suspend() of a running data task stops it asynchronously and crashes
+            // (NativeProtocol.swift:69, fatalError) when resume() comes first, and a suspended
+            // transfer restarts its buffers: the stream is left running and the buffer holds what
+            // the reader has not read yet.
+            _ = task
+        #else
+            if paused { task?.suspend() } else { task?.resume() }
+        #endif
+    }
+
+    // MARK: Idle timeout
+
+    private func scheduleWatchdog(after seconds: TimeInterval) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
+            self?.checkIdle()
+        }
+    }
+
+    private func checkIdle() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let limit = UInt64(timeout * 1_000_000_000)
+        let next: TimeInterval? = state.withLock { state in
+            if state.stopped != nil { return nil }
+            if state.paused { return timeout }
+            let idle = now &- state.lastActivity
+            if idle >= limit { return 0 }
+            return Double(limit - idle) / 1_000_000_000
+        }
+        guard let next else { return }
+        if next > 0 {
+            scheduleWatchdog(after: next)
+        } else {
+            stop(with: URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any]))
+        }
+    }
+
+    private func noteActivity() {
+        state.withLock { $0.lastActivity = DispatchTime.now().uptimeNanoseconds }
+    }
+
+    // MARK: URLSessionDataDelegate
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        noteActivity()
+        // A 307/308 the library resends itself (Linux): this response is not the answer.
+        guard !state.withLock({ $0.resendPending }), let response = response as? HTTPURLResponse else {
+            completionHandler(.allow)
+            return
+        }
+        deliverHead(response)
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        noteActivity()
+        guard state.withLock({ $0.delivered }) else { return }
+        buffer.append(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        if error == nil, let next = redirects.takeResend() {
+            send(next, on: session)
+            return
+        }
+        let (stopped, delivered) = state.withLock { state in
+            defer { state.task = nil }
+            return (state.stopped, state.delivered)
+        }
+        if let stopped {
+            failHead(with: stopped)
+            buffer.finish(throwing: stopped)
+            return
+        }
+        if redirects.exceededHops {
+            let error = URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any])
+            failHead(with: error)
+            buffer.finish(throwing: error)
+            return
+        }
+        if let error {
+            // A refused challenge on Linux: the 401, whose body corelibs does not hand over.
+            if let response = redirects.refusedChallenge {
+                if !delivered { deliverHead(response) }
+                buffer.finish()
+                return
+            }
+            failHead(with: error)
+            buffer.finish(throwing: error)
+            return
+        }
+        if !delivered {
+            if let response = task.response as? HTTPURLResponse {
+                deliverHead(response)
+            } else {
+                failHead(with: URLError(.badServerResponse))
+            }
+        }
+        buffer.finish()
+    }
+
+    private func deliverHead(_ response: HTTPURLResponse) {
+        let head = state.withLock { state in
+            defer { state.head = nil }
+            state.delivered = true
+            return state.head
+        }
+        head?.resume(returning: (ResponseBody(buffer: buffer), response))
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        noteActivity()
+        let total = totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil
+        upload?.progress?(TransferProgress(completedBytes: totalBytesSent, totalBytes: total))
+    }
+
+    // MARK: Redirects and challenges, as for buffered requests
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        redirects.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request) {
+            [weak self] next in
+            // The guard refuses a redirect either to stop (too many hops) or to resend it itself.
+            if next == nil, let self, !self.redirects.exceededHops {
+                self.state.withLock { $0.resendPending = true }
+            }
+            completionHandler(next)
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        redirects.urlSession(session, task: task, didReceive: challenge, completionHandler: completionHandler)
+    }
+}

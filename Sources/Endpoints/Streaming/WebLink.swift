@@ -1,0 +1,171 @@
+import Foundation
+
+/// One link of an HTTP `Link` header (RFC 8288), such as `<https://api.example.com/items?page=2>; rel="next"`.
+///
+/// ```swift
+/// let links = WebLink.parse(
+///     #"</items?page=2>; rel="next", </items?page=9>; rel=last"#,
+///     relativeTo: URL(string: "https://api.example.com/items")!
+/// )
+/// links.first { $0.relations.contains("next") }?.target   // https://api.example.com/items?page=2
+/// ```
+public struct WebLink: Sendable, Hashable {
+    /// The link target, resolved against the URL the header came with.
+    public var target: URL
+    /// The relation types of the `rel` parameter, lower-cased: `rel="next last"` is `["next", "last"]`.
+    public var relations: [String]
+    /// Every parameter by its lower-cased name, unquoted, the first occurrence of each; a parameter
+    /// without a value maps to `""`.
+    public var parameters: [String: String]
+
+    /// Creates a link.
+    public init(target: URL, relations: [String], parameters: [String: String] = [:]) {
+        self.target = target
+        self.relations = relations
+        self.parameters = parameters
+    }
+
+    /// The links in `header`, a `Link` field value (several fields joined with commas are one value).
+    ///
+    /// Relative targets are resolved against `base`, the URL of the response. A link whose target
+    /// does not parse as a URL is left out, and so is a malformed part of the value; parsing goes
+    /// on with the next link.
+    public static func parse(_ header: String, relativeTo base: URL? = nil) -> [WebLink] {
+        var scanner = LinkScanner(Array(header.unicodeScalars))
+        var links: [WebLink] = []
+        while let link = scanner.nextLink(relativeTo: base) {
+            if let link { links.append(link) }
+        }
+        return links
+    }
+
+    /// The target of the first link in `header` whose relations include `relation` (compared
+    /// without case), resolved against `base`.
+    ///
+    /// ```swift
+    /// let next = WebLink.target(of: "next", in: response.value(forHTTPHeaderField: "Link") ?? "", relativeTo: url)
+    /// ```
+    public static func target(of relation: String, in header: String, relativeTo base: URL? = nil) -> URL? {
+        let relation = relation.lowercased()
+        return parse(header, relativeTo: base).first { $0.relations.contains(relation) }?.target
+    }
+}
+
+/// Reads link-values one at a time, recovering at the next top-level comma after a malformed one.
+private struct LinkScanner {
+    private let scalars: [Unicode.Scalar]
+    private var index = 0
+
+    init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
+
+    private var current: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
+
+    private mutating func skipWhitespace() {
+        while let scalar = current, scalar == " " || scalar == "\t" { index += 1 }
+    }
+
+    /// The next link: `nil` at the end, `.some(nil)` for a malformed link that was skipped.
+    mutating func nextLink(relativeTo base: URL?) -> WebLink?? {
+        while true {
+            skipWhitespace()
+            guard let scalar = current else { return nil }
+            if scalar == "," {
+                index += 1
+                continue
+            }
+            guard scalar == "<" else {
+                skipToNextLink()
+                return .some(nil)
+            }
+            break
+        }
+        index += 1
+        let start = index
+        while let scalar = current, scalar != ">" { index += 1 }
+        guard current == ">" else { return .some(nil) }
+        let reference = String(String.UnicodeScalarView(scalars[start..<index]))
+        index += 1
+        let parameters = readParameters()
+        let trimmed = reference.trimmingCharacters(in: .whitespaces)
+        guard let url = URL(string: trimmed, relativeTo: base)?.absoluteURL else { return .some(nil) }
+        let relations = (parameters["rel"] ?? "").lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" })
+        return .some(WebLink(target: url, relations: relations.map(String.init), parameters: parameters))
+    }
+
+    /// `; name[=value]` pairs up to the comma that ends the link (or the end).
+    private mutating func readParameters() -> [String: String] {
+        var parameters: [String: String] = [:]
+        while true {
+            skipWhitespace()
+            guard let scalar = current else { return parameters }
+            if scalar == "," {
+                index += 1
+                return parameters
+            }
+            guard scalar == ";" else {
+                skipToNextLink()
+                return parameters
+            }
+            index += 1
+            skipWhitespace()
+            let nameStart = index
+            while let scalar = current, !";,= \t".unicodeScalars.contains(scalar) { index += 1 }
+            let name = String(String.UnicodeScalarView(scalars[nameStart..<index])).lowercased()
+            skipWhitespace()
+            var value = ""
+            if current == "=" {
+                index += 1
+                skipWhitespace()
+                value = current == "\"" ? readQuoted() : readToken()
+            }
+            if !name.isEmpty, parameters[name] == nil { parameters[name] = value }
+        }
+    }
+
+    private mutating func readToken() -> String {
+        let start = index
+        while let scalar = current, !";, \t".unicodeScalars.contains(scalar) { index += 1 }
+        return String(String.UnicodeScalarView(scalars[start..<index]))
+    }
+
+    /// A quoted-string with `\` escapes; an unterminated one runs to the end.
+    private mutating func readQuoted() -> String {
+        index += 1
+        var text = String.UnicodeScalarView()
+        while let scalar = current {
+            index += 1
+            if scalar == "\"" { break }
+            if scalar == "\\", let escaped = current {
+                index += 1
+                text.append(escaped)
+            } else {
+                text.append(scalar)
+            }
+        }
+        return String(text)
+    }
+
+    /// Skips to just after the next comma outside quotes and angle brackets.
+    private mutating func skipToNextLink() {
+        var inQuotes = false
+        var inBrackets = false
+        while let scalar = current {
+            index += 1
+            if inQuotes {
+                if scalar == "\\" {
+                    index += 1
+                } else if scalar == "\"" {
+                    inQuotes = false
+                }
+            } else if scalar == "\"" {
+                inQuotes = true
+            } else if scalar == "<" {
+                inBrackets = true
+            } else if scalar == ">" {
+                inBrackets = false
+            } else if scalar == ",", !inBrackets {
+                return
+            }
+        }
+    }
+}

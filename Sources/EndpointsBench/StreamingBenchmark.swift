@@ -1,0 +1,183 @@
+import Endpoints
+import EndpointsTestServer
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// Streaming: a large download to a file (peak RSS above the idle RSS), and server-sent events per
+// second and CPU per event, this library's `events(for:)` against a hand-written
+// URLSessionDataDelegate reader that only counts blank lines, in the same process, alternating.
+
+struct BenchDownload: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Data
+    static let definition: Definition<BenchDownload> = Definition(path: "download")
+}
+
+struct BenchEvents: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Data
+    static let definition: Definition<BenchEvents> = Definition(path: "events")
+}
+
+enum StreamingBenchmark {
+    static func run(quick: Bool) async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let environment = server.baseURL
+        try await download(server: server, environment: environment, bytes: quick ? 256 << 20 : 1 << 30)
+        try await events(server: server, environment: environment, count: quick ? 50_000 : 200_000)
+    }
+
+    static func download(server: TestServer, environment: URL, bytes: Int) async throws {
+        server.route("/download") { _ in .generated(count: bytes) }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("endpoints-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let idle = Memory.residentBytes()
+        Memory.resetPeak()
+        let start = DispatchTime.now().uptimeNanoseconds
+        try await URLSession.shared.download(BenchDownload(), to: file, environment: environment)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let peak = Memory.peakResidentBytes()
+        let size = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
+        print(
+            String(
+                format: "download %d MB to a file: %.2f s (%.0f MB/s), idle RSS %.1f MB, peak RSS %.1f MB (+%.1f MB)%@",
+                bytes >> 20, seconds, Double(bytes) / 1_048_576 / seconds, Double(idle) / 1_048_576,
+                Double(peak) / 1_048_576, Double(peak - idle) / 1_048_576,
+                size == bytes ? "" : " — WRONG SIZE \(size)"))
+    }
+
+    static func events(server: TestServer, environment: URL, count: Int) async throws {
+        var text = ""
+        for index in 0..<count { text += "id: \(index)\ndata: {\"n\":\(index),\"text\":\"tick\"}\n\n" }
+        let bytes = Array(text.utf8)
+        let chunks = stride(from: 0, to: bytes.count, by: 16 * 1024).map {
+            Data(bytes[$0..<min($0 + 16 * 1024, bytes.count)])
+        }
+        server.route("/events") { _ in .streamed(chunks, contentType: "text/event-stream") }
+        var library: [(Double, Double)] = []
+        var handWritten: [(Double, Double)] = []
+        for _ in 0..<3 {
+            library.append(
+                try await measure(count) {
+                    var seen = 0
+                    for try await _ in try await URLSession.shared.events(for: BenchEvents(), environment: environment)
+                    {
+                        seen += 1
+                    }
+                    return seen
+                })
+            handWritten.append(try await measure(count) { try await DelegateReader.count(server.url("/events")) })
+        }
+        func report(_ name: String, _ samples: [(Double, Double)]) {
+            let best = samples.min { $0.0 < $1.0 }!
+            print(
+                String(
+                    format: "  %@ %.0f events/s, %.2f µs CPU per event", name, Double(count) / best.0,
+                    best.1 / Double(count) * 1e6))
+        }
+        print("server-sent events, \(count) events of ~40 bytes, best of 3:")
+        report("events(for:)                 ", library)
+        report("hand-written delegate reader ", handWritten)
+    }
+
+    static func measure(_ expected: Int, _ body: () async throws -> Int) async throws -> (Double, Double) {
+        let cpu = EndToEndBenchmark.cpuTime()
+        let start = DispatchTime.now().uptimeNanoseconds
+        let seen = try await body()
+        if seen != expected { print("  (counted \(seen) of \(expected) events)") }
+        return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, EndToEndBenchmark.cpuTime() - cpu)
+    }
+}
+
+/// The baseline: a session delegate that counts events by their blank lines, and nothing else.
+final class DelegateReader: NSObject, URLSessionDataDelegate, Sendable {
+    private let state = Mutex(State())
+    private struct State {
+        var count = 0
+        var previousWasNewline = false
+        var continuation: CheckedContinuation<Int, any Error>?
+    }
+
+    static func count(_ url: URL) async throws -> Int {
+        let reader = DelegateReader()
+        let session = URLSession(configuration: .default, delegate: reader, delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        return try await withCheckedThrowingContinuation { continuation in
+            reader.state.withLock { $0.continuation = continuation }
+            session.dataTask(with: url).resume()
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        state.withLock { state in
+            for byte in data {
+                if byte == 0x0A {
+                    if state.previousWasNewline { state.count += 1 }
+                    state.previousWasNewline = true
+                } else {
+                    state.previousWasNewline = false
+                }
+            }
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let (continuation, count) = state.withLock { state in
+            defer { state.continuation = nil }
+            return (state.continuation, state.count)
+        }
+        if let error { continuation?.resume(throwing: error) } else { continuation?.resume(returning: count) }
+    }
+}
+
+/// A lock for the benchmark's own state (the library's `Locked` is internal).
+final class Mutex<Value>: @unchecked Sendable {
+    // @unchecked Sendable: every access to `value` goes through `lock`.
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<R>(_ body: (inout Value) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
+
+/// Resident memory from /proc on Linux (the peak resettable through clear_refs), rusage elsewhere.
+enum Memory {
+    static func residentBytes() -> Int { status("VmRSS:") ?? 0 }
+
+    static func peakResidentBytes() -> Int {
+        if let peak = status("VmHWM:") { return peak }
+        var usage = rusage()
+        #if canImport(Glibc)
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+            getrusage(RUSAGE_SELF, &usage)
+        #endif
+        return Int(usage.ru_maxrss)  // bytes on Darwin
+    }
+
+    /// Makes the peak start again from the current RSS (Linux 4.0 and later).
+    static func resetPeak() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    private static func status(_ field: String) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix(field) {
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+            return kilobytes.map { $0 * 1024 }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,88 @@
+import Endpoints
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `GET /stream/{n}`: n JSON objects, one per line.
+struct HTTPBinStream: Endpoint {
+    typealias Server = HTTPBinServer
+    struct Response: Decodable, Sendable { let id: Int }
+    struct PathComponents: Sendable { let count: Int }
+
+    static let definition: Definition<HTTPBinStream> = Definition(path: "stream/\(path: \.count)")
+
+    let pathComponents: PathComponents
+}
+
+/// `GET /drip?numbytes=N&duration=S&delay=0`: N `*` bytes spread over S seconds.
+struct HTTPBinDrip: Endpoint {
+    typealias Server = HTTPBinServer
+    typealias Response = Data
+    struct ParameterComponents: Sendable {
+        let numbytes: Int
+        let duration: Double
+    }
+
+    static let definition: Definition<HTTPBinDrip> = Definition(
+        path: "drip",
+        parameters: [
+            .query("numbytes", path: \.numbytes), .query("duration", path: \.duration), .queryValue("delay", value: 0),
+        ])
+
+    let parameterComponents: ParameterComponents
+}
+
+/// `GET /bytes/{n}` or `/range/{n}`: n bytes.
+struct HTTPBinRawBytes: Endpoint {
+    typealias Server = HTTPBinServer
+    typealias Response = Data
+    struct PathComponents: Sendable {
+        let kind: String
+        let count: Int
+    }
+
+    static let definition: Definition<HTTPBinRawBytes> = Definition(path: "\(path: \.kind)/\(path: \.count)")
+
+    let pathComponents: PathComponents
+}
+
+/// Streaming against httpbin: `/stream/N`, `/drip`, `/range`, `/bytes`.
+@Suite(
+    .enabled(
+        if: HTTPBin.url != nil,
+        "HTTPBIN_URL is not set; run `scripts/httpbin.sh run swift test` to include the httpbin interop suite"
+    )
+)
+struct HTTPBinStreamingTests {
+    @Test func streamIsReadAsJSONLines() async throws {
+        var ids: [Int] = []
+        for try await line in try await URLSession.shared.lines(for: HTTPBinStream(pathComponents: .init(count: 20))) {
+            ids.append(line.id)
+        }
+        #expect(ids == Array(0..<20))
+    }
+
+    @Test func dripArrivesInPieces() async throws {
+        let stream = try await URLSession.shared.bytes(
+            for: HTTPBinDrip(parameterComponents: .init(numbytes: 10, duration: 1)))
+        var chunks: [Data] = []
+        for try await chunk in stream { chunks.append(chunk) }
+        #expect(chunks.reduce(Data(), +) == Data(repeating: UInt8(ascii: "*"), count: 10))
+        #expect(chunks.count > 1)
+    }
+
+    @Test(arguments: ["bytes", "range"])
+    func downloadsHaveTheirLength(_ kind: String) async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("httpbin-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let reports = LockedBox<[TransferProgress]>([])
+        try await URLSession.shared.download(
+            HTTPBinRawBytes(pathComponents: .init(kind: kind, count: 50_000)), to: file
+        ) { progress in reports.mutate { $0.append(progress) } }
+        #expect(try Data(contentsOf: file).count == 50_000)
+        #expect(reports.value.last?.completedBytes == 50_000)
+    }
+}

@@ -1,0 +1,240 @@
+import Endpoints
+import EndpointsTestServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `GET /{route}` returned raw, for downloads.
+struct FileEndpoint: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Data
+    typealias ErrorResponse = APIError
+
+    static let definition: Definition<FileEndpoint> = Definition(path: "\(path: \.route)")
+
+    let pathComponents: Route
+
+    init(_ route: String) { pathComponents = Route(route: route) }
+}
+
+/// `PUT /echo` whose body is a file; the echo comes back.
+struct UploadEndpoint: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Echo
+    typealias ErrorResponse = APIError
+
+    static let definition: Definition<UploadEndpoint> = Definition(method: .put, path: "echo")
+}
+
+/// `GET /items?page=N`: pages linked with `Link: rel="next"`.
+struct LinkedItems: PaginatedEndpoint {
+    typealias Server = LoopbackServer
+    typealias Response = [Int]
+    typealias ErrorResponse = APIError
+
+    static let definition: Definition<LinkedItems> = Definition(path: "items")
+}
+
+/// `GET /cursor?cursor=C`: pages with the next cursor in the body.
+struct CursorItems: PaginatedEndpoint {
+    typealias Server = LoopbackServer
+    typealias ErrorResponse = APIError
+    struct Response: Decodable, Sendable {
+        let items: [Int]
+        let next: String?
+    }
+    struct ParameterComponents: Sendable { var cursor: String? }
+
+    static let definition: Definition<CursorItems> = Definition(
+        path: "cursor", parameters: [.query("cursor", path: \.cursor)])
+
+    var parameterComponents = ParameterComponents(cursor: nil)
+
+    func nextPage(after page: Response, response: HTTPURLResponse) -> NextPage<CursorItems> {
+        guard let next = page.next else { return .none }
+        return .endpoint(CursorItems(parameterComponents: ParameterComponents(cursor: next)))
+    }
+}
+
+@Suite struct FilesAndPagesTests {
+    private func temporaryFile(_ name: String = "download") -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("endpoints-\(name)-\(UUID().uuidString)")
+    }
+
+    @Test func aDownloadGoesToTheFileWithProgress() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let count = 3 << 20
+        server.route("/file") { _ in .generated(count: count) }
+        let file = temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let reports = LockedBox<[TransferProgress]>([])
+        let response = try await Loopback.$baseURL.withValue(server.baseURL) {
+            try await URLSession.shared.download(FileEndpoint("file"), to: file) { progress in
+                reports.mutate { $0.append(progress) }
+            }
+        }
+        #expect(response.statusCode == 200)
+        let data = try Data(contentsOf: file)
+        #expect(data.count == count)
+        #expect(data.enumerated().allSatisfy { $0.element == UInt8(truncatingIfNeeded: $0.offset) })
+        #expect(reports.value.last == TransferProgress(completedBytes: Int64(count), totalBytes: Int64(count)))
+        #expect(reports.value.map(\.completedBytes) == reports.value.map(\.completedBytes).sorted())
+        #expect(reports.value.count > 1)
+    }
+
+    @Test func aFailedDownloadLeavesTheDestinationAlone() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let file = temporaryFile()
+        try Data("old".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let error = await #expect(throws: FileEndpoint.TaskError.self) {
+            try await Loopback.$baseURL.withValue(server.baseURL) {
+                try await URLSession.shared.download(FileEndpoint("close-mid-body"), to: file)
+            }
+        }
+        #expect(error?.urlErrorCode != nil)
+        #expect(try Data(contentsOf: file) == Data("old".utf8))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
+            .filter { $0.contains(file.lastPathComponent) && $0.hasSuffix(".download") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func aNon2xxDownloadThrowsTheErrorResponseAndWritesNothing() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let file = temporaryFile()
+        let error = await #expect(throws: FileEndpoint.TaskError.self) {
+            try await Loopback.$baseURL.withValue(server.baseURL) {
+                try await URLSession.shared.download(FileEndpoint("missing"), to: file)
+            }
+        }
+        #expect(error?.statusCode == 404)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test func anUploadSendsTheFileWithProgress() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let file = temporaryFile("upload")
+        let contents = Data((0..<(1 << 20)).map { UInt8(($0 * 7) % 256) })
+        try contents.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let reports = LockedBox<[TransferProgress]>([])
+        let echo = try await Loopback.$baseURL.withValue(server.baseURL) {
+            try await URLSession.shared.upload(UploadEndpoint(), fromFile: file) { progress in
+                reports.mutate { $0.append(progress) }
+            }
+        }
+        #expect(echo.method == "PUT")
+        #expect(echo.headers["content-length"] == String(contents.count))
+        #expect(echo.headers["content-type"] == "application/octet-stream")
+        let received = try #require(server.requests.last?.body)
+        #expect(received == contents)
+        #expect(
+            reports.value.last
+                == TransferProgress(completedBytes: Int64(contents.count), totalBytes: Int64(contents.count)))
+    }
+
+    @Test func aMissingUploadFileFailsBeforeSending() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let error = await #expect(throws: UploadEndpoint.TaskError.self) {
+            try await Loopback.$baseURL.withValue(server.baseURL) {
+                try await URLSession.shared.upload(UploadEndpoint(), fromFile: temporaryFile("absent"))
+            }
+        }
+        #expect(error?.urlErrorCode == .cannotOpenFile)
+        #expect(server.requestCount == 0)
+    }
+
+    @Test func pagesFollowLinkHeaders() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/items") { request in
+            let page = Int(request.queryValue("page") ?? "1") ?? 1
+            var response = TestServer.Response.json([page * 10, page * 10 + 1])
+            if page < 3 {
+                // Relative, with another relation first, as GitHub sends them.
+                response.headers.append(
+                    ("Link", #"</items?page=3>; rel="last", </items?page=\#(page + 1)>; rel="next""#))
+            }
+            return response
+        }
+        let pages = try await Loopback.$baseURL.withValue(server.baseURL) {
+            var pages: [[Int]] = []
+            for try await page in URLSession.shared.pages(for: LinkedItems()) { pages.append(page) }
+            return pages
+        }
+        #expect(pages == [[10, 11], [20, 21], [30, 31]])
+        #expect(server.requests.map(\.rawQuery) == [nil, "page=2", "page=3"])
+    }
+
+    @Test func pagesFollowACursorFromTheBody() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/cursor") { request in
+            switch request.queryValue("cursor") {
+            case nil: .json(raw: #"{"items": [1, 2], "next": "b"}"#)
+            case "b": .json(raw: #"{"items": [3], "next": "c"}"#)
+            default: .json(raw: #"{"items": [4]}"#)
+            }
+        }
+        let items = try await Loopback.$baseURL.withValue(server.baseURL) {
+            var items: [Int] = []
+            for try await page in URLSession.shared.pages(for: CursorItems()) { items += page.items }
+            return items
+        }
+        #expect(items == [1, 2, 3, 4])
+    }
+
+    @Test func aPageLinkToAnotherOriginIsNotFollowed() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/items") { _ in
+            var response = TestServer.Response.json([1])
+            response.headers.append(("Link", #"<https://elsewhere.example/items?page=2&key=secret>; rel="next""#))
+            return response
+        }
+        try await Loopback.$baseURL.withValue(server.baseURL) { () async throws in
+            var iterator = URLSession.shared.pages(for: LinkedItems()).makeAsyncIterator()
+            #expect(try await iterator.next() == [1])
+            let error = await #expect(throws: LinkedItems.TaskError.self) { _ = try await iterator.next() }
+            guard case .middlewareError(let underlying) = error else {
+                Issue.record("expected .middlewareError, got \(String(describing: error))")
+                return
+            }
+            #expect(underlying is CrossOriginPageLink)
+            #expect(!String(describing: underlying).contains("secret"))
+            #expect(try await iterator.next() == nil)
+        }
+        #expect(server.requestCount == 1)
+    }
+
+    @Test func aFailingPageEndsThePagesWithTheTypedError() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/items") { request in
+            guard request.queryValue("page") == nil else {
+                return .json(raw: #"{"code": 500, "message": "boom"}"#, status: 500)
+            }
+            var response = TestServer.Response.json([1])
+            response.headers.append(("Link", #"</items?page=2>; rel="next""#))
+            return response
+        }
+        try await Loopback.$baseURL.withValue(server.baseURL) { () async throws in
+            var iterator = URLSession.shared.pages(for: LinkedItems()).makeAsyncIterator()
+            #expect(try await iterator.next() == [1])
+            let error = await #expect(throws: LinkedItems.TaskError.self) { _ = try await iterator.next() }
+            guard case .errorResponse(_, let body) = error else {
+                Issue.record("expected .errorResponse, got \(String(describing: error))")
+                return
+            }
+            #expect(body == APIError(code: 500, message: "boom"))
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Endpoints
+import Foundation
+import Testing
+
+@Suite struct JSONLinesSplitterTests {
+    private func lines(_ text: String) -> [String] {
+        var splitter = JSONLinesSplitter()
+        return (splitter.parse(Array(text.utf8)) + splitter.finish()).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test func linesEndWithLFOrCRLF() {
+        #expect(lines("{\"a\":1}\n{\"b\":2}\r\n[3]\n") == ["{\"a\":1}", "{\"b\":2}", "[3]"])
+    }
+
+    @Test func blankLinesAreSkipped() {
+        #expect(lines("\n\n1\n \t \r\n\r\n2\n\n") == ["1", "2"])
+    }
+
+    @Test func theLastLineNeedsNoNewline() {
+        #expect(lines("1\n2") == ["1", "2"])
+        #expect(lines("1\n  ") == ["1"])
+        #expect(lines("").isEmpty)
+    }
+
+    @Test func aLineIsReturnedOnlyWhenItsNewlineArrives() {
+        var splitter = JSONLinesSplitter()
+        #expect(splitter.parse(Array("{\"a\":".utf8)).isEmpty)
+        #expect(splitter.parse(Array("1}\r".utf8)).isEmpty)
+        #expect(splitter.parse(Array("\n".utf8)) == [Data("{\"a\":1}".utf8)])
+        #expect(splitter.finish().isEmpty)
+    }
+
+    @Test func splittingAtEveryByteGivesTheSameLines() {
+        let bytes = Array("{\"name\":\"日本語\"}\r\n\n{\"emoji\":\"🎉\"}\n  \n{\"é\":1}".utf8)
+        var whole = JSONLinesSplitter()
+        let expected = whole.parse(bytes) + whole.finish()
+        #expect(expected.count == 3)
+        for split in 0...bytes.count {
+            var splitter = JSONLinesSplitter()
+            let parsed = splitter.parse(bytes[..<split]) + splitter.parse(bytes[split...]) + splitter.finish()
+            #expect(parsed == expected, "split at \(split)")
+        }
+    }
+}
