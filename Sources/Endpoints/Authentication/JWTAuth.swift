@@ -103,7 +103,8 @@ public final class JWTAuth: AuthenticationMethod, CustomStringConvertible {
     }
 
     /// Returns `request` with `Authorization: Bearer <access token>`, first renewing tokens that
-    /// expire within ``expiryLeeway`` and waiting for a refresh in flight.
+    /// expire within ``expiryLeeway`` and waiting for a refresh in flight. An access token with a
+    /// control character (CR, LF, NUL...) is refused with ``AuthenticationError/invalidCredentials(reason:)``.
     public func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest {
         try checkNotReentrant()
         var mayRefresh = true
@@ -111,6 +112,11 @@ public final class JWTAuth: AuthenticationMethod, CustomStringConvertible {
             let step = state.withLock { $0.authenticate(now: Date(), leeway: expiryLeeway, mayRefresh: mayRefresh) }
             switch step {
             case .send(let accessToken):
+                // Foundation on Linux drops a header value holding CR, LF or NUL without a word,
+                // which would send the request unauthenticated.
+                guard !CredentialText.containsControl(accessToken) else {
+                    throw .invalidCredentials(reason: "the access token contains a control character.")
+                }
                 var request = request
                 request.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
                 return request
@@ -164,7 +170,7 @@ public final class JWTAuth: AuthenticationMethod, CustomStringConvertible {
     public func updatedCredentials(for request: URLRequest) -> URLRequest? {
         guard let sent = Self.bearerToken(of: request) else { return nil }
         let current = state.withLock { $0.refresh == nil ? $0.tokens?.accessToken : nil }
-        guard let current, current != sent else { return nil }
+        guard let current, current != sent, !CredentialText.containsControl(current) else { return nil }
         var request = request
         request.setValue("Bearer \(current)", forHTTPHeaderField: "Authorization")
         return request
