@@ -37,4 +37,13 @@ import Testing
         let sent = try await auth.authenticate(request: URLRequest(url: URL(string: "https://api.example.com/")!))
         #expect(sent.value(forHTTPHeaderField: "Authorization") == "Bearer eyJ.abc-_~+/=")
     }
+
+    /// FuzzCURL: a `'` followed by a combining mark was one `Character`, so the quoting did not
+    /// escape it and the rest of the value ran as shell code when the command was pasted.
+    @Test func cURLQuotingEscapesAQuoteFollowedByACombiningMark() {
+        var request = URLRequest(url: URL(string: "https://api.example.com/")!)
+        request.setValue("it'\u{301}s; echo injected '", forHTTPHeaderField: "X-Note")
+        let command = request.cURLDescription(redaction: .disabled)
+        #expect(command.contains("-H 'X-Note: it'\\''\u{301}s; echo injected '\\'''"), "\(command)")
+    }
 }
