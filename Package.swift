@@ -38,6 +38,12 @@ let package = Package(
             dependencies: ["Endpoints", "EndpointsMocking", "EndpointsTestServer"],
             swiftSettings: upcoming
         ),
+        // Load and faults against the loopback server; ENDPOINTS_STRESS_REQUESTS sets the size.
+        .testTarget(
+            name: "EndpointsStressTests",
+            dependencies: ["Endpoints", "EndpointsTestServer"],
+            swiftSettings: upcoming
+        ),
         .testTarget(
             name: "EndpointsDemoTests",
             dependencies: ["EndpointsDemo"],

@@ -105,8 +105,22 @@ extension URLRequest {
 /// Shell quoting for ``Foundation/URLRequest/cURLDescription(redaction:credentialHeaders:)``.
 enum CURLQuoting {
     /// `text` in single quotes, each `'` written as `'\''`.
+    ///
+    /// Byte by byte: `replacingOccurrences` compares characters, so a `'` followed by a combining
+    /// mark (`'\u{301}`) was left unescaped and ended the quoting, letting the rest of the value
+    /// run as shell code when the command was pasted.
     static func quote(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        var output: [UInt8] = [UInt8(ascii: "'")]
+        output.reserveCapacity(text.utf8.count + 2)
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "'") {
+                output.append(contentsOf: #"'\''"#.utf8)
+            } else {
+                output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "'"))
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// The body as text when it is UTF-8 made only of printable characters, tabs and LFs (no CR,

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The pipeline under load and faults: a mix of GETs, POSTs with bodies, cancellations,
+/// timeouts, connections dropped mid-body, 503s with Retry-After through RetryMiddleware, and
+/// expiring JWT tokens, at 64 in flight against the loopback server.
+///
+/// Every request must end in its kind's outcome, none may hang (a watchdog fails the run), each
+/// expiry wave must cost exactly one refresh, and memory must not grow across three runs.
+/// `ENDPOINTS_STRESS_REQUESTS` sets the requests per run (2,000 by default; CI's full size is 10,000).
+/// Streams join the mix when streaming lands (issue 10): add a kind to `StressKind`.
+@Suite struct StressTests {
+    static let requests = ProcessInfo.processInfo.environment["ENDPOINTS_STRESS_REQUESTS"].flatMap(Int.init) ?? 2000
+
+    @Test func mixedTrafficWithFaultsEndsAsExpectedWithoutGrowingMemory() async throws {
+        var resident: [Int] = []
+        let session = StressRun.session(concurrency: 64)
+        defer { session.invalidateAndCancel() }
+        let before = Memory.residentBytes
+        let runs = ProcessInfo.processInfo.environment["STRESS_RUNS"].flatMap(Int.init) ?? 3
+        for run in 1...runs {
+            let (report, survivors) = try await StressRun(
+                count: Self.requests, concurrency: 64, seed: UInt64(run), session: session
+            ).run()
+            let alive = survivors.filter { $0.object != nil }.map(\.name)
+            #expect(alive.isEmpty, "still alive after run \(run): \(alive)")
+            resident.append(Memory.residentBytes)
+            print(
+                "stress run \(run): \(report); resident \(Memory.megabytes(resident.last!)) MB, peak \(Memory.megabytes(Memory.peakResidentBytes)) MB"
+            )
+            #expect(report.hung.isEmpty, "\(report.hung.joined(separator: "\n"))")
+            guard report.hung.isEmpty else { return }
+            #expect(report.mismatches.isEmpty, "\(report.mismatches.joined(separator: "\n"))")
+            #expect(report.waves > 0)
+            #expect(report.refreshes == report.waves, "\(report.waves) expiry waves took \(report.refreshes) refreshes")
+            #expect(report.rejectedRefreshes == 0, "\(report.rejectedRefreshes) refreshes sent a stale refresh token")
+        }
+        print(
+            "stress memory: resident \(Memory.megabytes(before)) MB before, \(resident.map(Memory.megabytes)) MB after each run"
+        )
+        // The first run warms up thread pools, caches and malloc arenas; the later ones must not
+        // add to it. Other suites run in the same process, hence a margin rather than equality.
+        let margin = max(32 << 20, resident[0] / 4)
+        #expect(
+            resident[2] <= resident[0] + margin,
+            "resident memory grew from \(Memory.megabytes(resident[0])) MB to \(Memory.megabytes(resident[2])) MB over two runs"
+        )
+    }
+}
+
+/// The process's memory, from `/proc` (Linux); 0 elsewhere.
+enum Memory {
+    /// Resident set size now: the second field of `/proc/self/statm`, in pages, after glibc has
+    /// returned the free memory at the top of its heaps (so freed memory is not counted).
+    static var residentBytes: Int {
+        trimHeap?(0)
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// The peak resident set size: `VmHWM` in `/proc/self/status`.
+    static var peakResidentBytes: Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
+        return kilobytes * 1024
+    }
+
+    /// glibc's `malloc_trim`, looked up at run time (malloc.h is not in the Glibc module).
+    private static let trimHeap: (@convention(c) (Int) -> Int32)? = {
+        #if canImport(Glibc)
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
+            return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+        #else
+            return nil
+        #endif
+    }()
+
+    static func megabytes(_ bytes: Int) -> Int { bytes >> 20 }
+}
