@@ -9,8 +9,11 @@ import Foundation
 /// - Redirects are followed by the library through a per-task delegate, so credentials never leak to
 ///   another origin (Linux's URLSession would copy them).
 /// - Cancelling the Swift task cancels the data task at once.
-/// - A fractional `timeoutInterval` such as 0.5 s is honoured on Linux, where URLSession truncates
-///   it to whole seconds: the library enforces it as a deadline for the request.
+/// - `timeoutInterval` is an idle timeout on every platform, as Apple documents it: the request
+///   fails with `URLError.timedOut` when no byte arrives for that long. On Linux, where URLSession
+///   truncates fractional values (0.5 s would never time out, and a session configured with 0.5 s
+///   failed every request at once), the library enforces fractional ones itself. For a limit on
+///   the whole exchange, use ``DeadlineMiddleware``.
 /// - No hidden retries: a 401 comes back once, with no credential-storage replay.
 /// - At most ``maximumRequestsPerHost`` requests per host are in flight through one session (four on
 ///   loopback); the pipeline queues the rest in order (cancellable
@@ -65,6 +68,18 @@ public struct URLSessionTransport: HTTPTransport, HostLimitedTransport {
         self.maximumRequestsPerHost = maximumRequestsPerHost
     }
 
+    /// corelibs applies a session's `timeoutIntervalForRequest` only to requests left at the
+    /// default 60 s, truncated to whole seconds, so 0.5 failed every request at once. A fractional
+    /// session timeout is put on the request instead, where the library enforces it.
+    static func withSessionTimeout(_ request: URLRequest, session: URLSession) -> URLRequest {
+        guard request.timeoutInterval == 60 else { return request }
+        let configured = session.configuration.timeoutIntervalForRequest
+        guard configured > 0, configured.rounded(.down) != configured else { return request }
+        var request = request
+        request.timeoutInterval = configured
+        return request
+    }
+
     var hostLimit: HostLimiter.Limit? {
         maximumRequestsPerHost.map { HostLimiter.Limit(pool: ObjectIdentifier(session), maximumPerHost: $0) }
     }
@@ -72,6 +87,22 @@ public struct URLSessionTransport: HTTPTransport, HostLimitedTransport {
     /// Sends `request` and returns the body and the HTTP response.
     public func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
         if let conflict = CookieHeader.storeConflict(for: request, session: session) { throw conflict }
+        #if canImport(FoundationNetworking)
+            let request = Self.withSessionTimeout(request, session: session)
+            if request.timeoutInterval > 0, request.timeoutInterval.rounded(.down) != request.timeoutInterval {
+                // corelibs truncates a fractional timeout to whole seconds. A completion-handler
+                // task shows no progress to watch, so such a request goes through the streaming
+                // task, whose watchdog makes it an idle timeout like Apple's, and is collected.
+                let (body, response) = try await stream(request, context: context)
+                let data = try await body.collect()
+                if let violation = ResponseFraming.violation(
+                    of: response, bodyLength: data.count, requestMethod: request.httpMethod)
+                {
+                    throw violation
+                }
+                return (data, response)
+            }
+        #endif
         let call = DataTaskCall(request: request, credentialHeaders: context.credentialHeaders)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

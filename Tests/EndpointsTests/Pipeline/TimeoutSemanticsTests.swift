@@ -1,0 +1,76 @@
+import Endpoints
+import EndpointsTestServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `timeoutInterval` is an idle timeout on every platform; ``DeadlineMiddleware`` bounds the whole
+/// exchange; a session's fractional `timeoutIntervalForRequest` is honoured on Linux too.
+@Suite struct TimeoutSemanticsTests {
+    /// `GET /{route}` as raw bytes.
+    struct RawEndpoint: Endpoint {
+        typealias Server = LoopbackServer
+        typealias Response = Data
+        static let definition: Definition<RawEndpoint> = Definition(path: "\(path: \.route)")
+        let pathComponents: Route
+        init(_ route: String) { pathComponents = Route(route: route) }
+    }
+
+    /// Twelve bytes, one every `pause` milliseconds.
+    private func trickle(_ server: TestServer, every pause: Int) {
+        let chunks = (0..<12).map { Data("\($0 % 10)".utf8) }
+        server.route("/trickle") { _ in .streamed(chunks, pause: .milliseconds(pause)) }
+    }
+
+    @Test func aFractionalTimeoutIsIdleSoASteadyTrickleCompletes() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        // A byte every 100 ms for 1.2 s in all, under a 0.9 s idle timeout (scaled under sanitizers).
+        trickle(server, every: 100)
+        let data = try await send(
+            RawEndpoint("trickle"), to: server,
+            middleware: [TimeoutMiddleware(seconds: 0.9 * TestTiming.scale)]
+        ).get()
+        #expect(data == Data("012345678901".utf8))
+    }
+
+    @Test func aFractionalTimeoutStillCatchesAStall() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let error = try #require(
+            await send(DelayEndpoint(milliseconds: 60_000), to: server, middleware: [TimeoutMiddleware(seconds: 0.5)])
+                .failure())
+        #expect(error.urlErrorCode == .timedOut, "got \(error)")
+    }
+
+    @Test func aDeadlineBoundsTheWholeExchangeHoweverSteadyTheBytes() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        trickle(server, every: 1000)  // 12 s in all, never idle for more than a second
+        let error = try #require(
+            await send(
+                RawEndpoint("trickle"), to: server,
+                middleware: [DeadlineMiddleware(seconds: 0.5), TimeoutMiddleware(seconds: 5)]
+            ).failure())
+        #expect(error.urlErrorCode == .timedOut, "got \(error)")
+    }
+
+    @Test func aSessionsFractionalRequestTimeoutIsHonoured() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 0.5 * TestTiming.scale
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        // A prompt answer arrives (corelibs alone failed it at once, after 2 ms)...
+        let echo = try await send(EchoEndpoint(), to: server, session: session).get()
+        #expect(echo.path == "/echo")
+        // ...and a stalled one times out.
+        let error = try #require(
+            await send(DelayEndpoint(milliseconds: 60_000), to: server, session: session).failure())
+        #expect(error.urlErrorCode == .timedOut, "got \(error)")
+    }
+}
