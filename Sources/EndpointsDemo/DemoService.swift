@@ -58,6 +58,11 @@ final class DemoService: Sendable {
             }
             return .json(Profile(id: 1, name: "Ada Lovelace (\(name))", email: "ada@example.com"))
         }
+        http.route("/version") { _ in .json(["status": "1.0"]) }
+        http.route("/ticks") { _ in
+            let events = (1...5).map { Data("data: {\"n\":\($0)}\n\n".utf8) }
+            return .streamed(events, pause: .milliseconds(100), contentType: "text/event-stream")
+        }
         http.route("/status") { _ in
             guard state.nextStatusIsUnavailable() else { return .json(["status": "ok"]) }
             var busy = TestServer.Response.json(raw: #"{"code":503,"message":"busy, try again"}"#, status: 503)

@@ -31,8 +31,8 @@ enum Demo {
         try await RetrySection.run(tour)
         try await LoggingSection.run(tour)
         try await MockSection.run(tour, client: client)
-        // Streaming (issue 10) and ad-hoc requests (issue 11): their sections go here, one file
-        // each under Sections/, taking the `tour` (and the signed-in `client` if they need it).
+        try await StreamingSection.run(tour)
+        try await AdHocSection.run(tour, client: client)
 
         transcript.plain("\nDone: every section above went through the same pipeline, over real loopback HTTP.")
     }

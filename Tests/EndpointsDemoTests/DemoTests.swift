@@ -59,6 +59,12 @@ import Testing
             "7. A mocked call",
             #"→ Profile(id: 7, name: "Grace Hopper (mock)", email: "grace@example.com")"#,
             "requests the service received meanwhile: 0",
+            "8. A stream of server-sent events",
+            #"event {"n": 5}"#,
+            "GET ticks → 5 events in",
+            "9. An ad-hoc request",
+            #"GET version (Request<Status>.get(…).map(\.status)) → "1.0""#,
+            #"→ .errorResponse, status 404, body ApiError(code: 404, message: "no such user")"#,
         ]
         for part in expected {
             #expect(has(report, part), "missing from the transcript: \(part)")
