@@ -12,7 +12,8 @@ import Foundation
 /// This mirrors the session's connection pool, which is itself shared by everything that uses the
 /// session, so the counts live in one table keyed by session and origin. The table holds no
 /// configuration (the limit comes with each request) and forgets a host's queue as soon as nothing
-/// is in flight to it, so nothing outlives the requests that created it.
+/// is in flight to it; what it keeps is how fast each host answers (see
+/// ``effectiveLimit(maximum:latency:)``), for at most 256 hosts.
 enum HostLimiter {
     struct Key: Hashable {
         let session: ObjectIdentifier
@@ -48,18 +49,36 @@ enum HostLimiter {
     /// `httpMaximumConnectionsPerHost`, so that URLSession, which keeps its own queue per host,
     /// always has the next request ready for a connection the moment it frees up (with exactly
     /// the configured number in flight, connections sit idle between requests and Linux's
-    /// URLSession closes and reopens them). On loopback, where a request is answered in well
-    /// under a millisecond, Linux's URLSession closes and reopens connections beyond about four
-    /// requests in flight whatever it has queued, while four connections already carry everything
-    /// the client can send; so there the limit is four.
-    static func effectiveLimit(maximum: Int, origin: RedirectPolicy.Origin) -> Int {
-        isLoopback(origin.host) ? min(maximum, loopbackLimit) : maximum
+    /// URLSession closes and reopens them). Against a host that answers within ``fastLink``
+    /// (loopback, a local network) requests finish so close together that Linux's URLSession
+    /// closes and reopens connections beyond about four in flight whatever it has queued, while
+    /// four connections already carry everything the client can send; so there the limit is four.
+    ///
+    /// How fast a host answers is the shortest of its recent sends (a minimum that creeps up by
+    /// 1/16 per send), which measures the link and the server rather than how many requests
+    /// queued with it. Until a host has answered ``samplesNeeded`` times it counts as fast.
+    static func effectiveLimit(maximum: Int, latency: Latency?) -> Int {
+        guard let latency, latency.samples >= samplesNeeded, latency.shortest >= fastLink else {
+            return min(maximum, fastLinkLimit)
+        }
+        return maximum
     }
 
-    static let loopbackLimit = 4
+    /// 15 ms: loopback and a local network answer faster, even from a busy machine; a backend
+    /// across the internet answers slower.
+    static let fastLink: UInt64 = 15_000_000
+    static let fastLinkLimit = 4
+    static let samplesNeeded = 8
 
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
+    /// What the limiter knows of how fast a host answers.
+    struct Latency: Sendable {
+        var shortest: UInt64
+        var samples: Int
+
+        mutating func record(_ elapsed: UInt64) {
+            shortest = min(elapsed, shortest + shortest / 16 + 1)
+            samples += 1
+        }
     }
 
     /// A first-in, first-out queue whose pop is O(1): a burst of a thousand requests queues a
@@ -94,7 +113,22 @@ enum HostLimiter {
 
     private struct Table {
         var slots: [Key: Slot] = [:]
+        var latencies: [Key: Latency] = [:]
         var nextWaiter: UInt64 = 0
+
+        func limit(_ key: Key, maximum: Int) -> Int {
+            HostLimiter.effectiveLimit(maximum: maximum, latency: latencies[key])
+        }
+
+        mutating func record(_ elapsed: UInt64, for key: Key) {
+            if latencies[key] == nil {
+                // Bounded: a process that makes many sessions measures afresh now and then.
+                if latencies.count >= 256 { latencies.removeAll(keepingCapacity: true) }
+                latencies[key] = Latency(shortest: elapsed, samples: 1)
+            } else {
+                latencies[key]?.record(elapsed)
+            }
+        }
     }
 
     private static let table = Locked(Table())
@@ -111,11 +145,13 @@ enum HostLimiter {
         fileprivate let key: Key?
         /// Whether the request waited in the queue (its credentials may have changed meanwhile).
         let waited: Bool
-        fileprivate var limit = 0
+        fileprivate var maximum = 0
+        fileprivate var start: UInt64 = 0
 
         /// Frees the slot; call it exactly once, when the send is over.
         func release() {
-            if let key { HostLimiter.release(key, limit: limit) }
+            guard let key else { return }
+            HostLimiter.release(key, maximum: maximum, elapsed: DispatchTime.now().uptimeNanoseconds &- start)
         }
     }
 
@@ -125,16 +161,16 @@ enum HostLimiter {
             let origin = RedirectPolicy.Origin(url)
         else { return Admission(key: nil, waited: false) }
         let key = Key(session: limit.pool, origin: origin)
-        let maximum = effectiveLimit(maximum: limit.maximumPerHost, origin: origin)
+        let maximum = limit.maximumPerHost
         let admitted = table.withLock { table -> Bool in
-            if table.slots[key, default: Slot()].inFlight < maximum {
+            if table.slots[key, default: Slot()].inFlight < table.limit(key, maximum: maximum) {
                 table.slots[key, default: Slot()].inFlight += 1
                 return true
             }
             return false
         }
         if admitted {
-            return Admission(key: key, waited: false, limit: maximum)
+            return Admission(key: key, waited: false, maximum: maximum, start: DispatchTime.now().uptimeNanoseconds)
         }
 
         let id = table.withLock { table -> UInt64 in
@@ -147,7 +183,7 @@ enum HostLimiter {
                 // (admitted, or already cancelled), or `release` / `onCancel` once it is queued.
                 let admission = table.withLock { table -> Queueing in
                     if Task.isCancelled { return .cancelled }
-                    if table.slots[key, default: Slot()].inFlight < maximum {
+                    if table.slots[key, default: Slot()].inFlight < table.limit(key, maximum: maximum) {
                         table.slots[key, default: Slot()].inFlight += 1
                         return .admitted
                     }
@@ -163,7 +199,7 @@ enum HostLimiter {
         } onCancel: {
             cancelWaiter(id, key: key)
         }
-        return Admission(key: key, waited: true, limit: maximum)
+        return Admission(key: key, waited: true, maximum: maximum, start: DispatchTime.now().uptimeNanoseconds)
     }
 
     private enum Queueing {
@@ -179,8 +215,10 @@ enum HostLimiter {
         removed?.resume(throwing: CancellationError())
     }
 
-    private static func release(_ key: Key, limit: Int) {
+    private static func release(_ key: Key, maximum: Int, elapsed: UInt64) {
         let admitted = table.withLock { table -> [CheckedContinuation<Void, any Error>] in
+            table.record(elapsed, for: key)
+            let limit = table.limit(key, maximum: maximum)
             // Mutated in place through the dictionary, so the queue is never copied.
             let admitted = table.slots[key]?.release(limit: limit) ?? []
             if table.slots[key]?.isIdle == true { table.slots[key] = nil }

@@ -15,8 +15,8 @@ import Foundation
 ///   failed every request at once), the library enforces fractional ones itself. For a limit on
 ///   the whole exchange, use ``DeadlineMiddleware``.
 /// - No hidden retries: a 401 comes back once, with no credential-storage replay.
-/// - At most ``maximumRequestsPerHost`` requests per host are in flight through one session (four on
-///   loopback); the pipeline queues the rest in order (cancellable
+/// - At most ``maximumRequestsPerHost`` requests per host are in flight through one session (four against
+///   a host that answers within 15 ms, such as loopback); the pipeline queues the rest in order (cancellable
 ///   while waiting), so that Linux's URLSession neither opens more connections than the session is
 ///   configured for nor churns them, and never costs throughput at real latency.
 ///
@@ -38,8 +38,9 @@ public struct URLSessionTransport: HTTPTransport, HostLimitedTransport {
     /// The per-host limit for `session`: on Linux, twice the configuration's
     /// `httpMaximumConnectionsPerHost` (6 by default), so that URLSession's own per-host queue always
     /// holds the next request for a connection that frees up; `nil` on Apple platforms, where
-    /// URLSession queues requests per host itself. On loopback the pipeline keeps at most four in
-    /// flight, because beyond that Linux's URLSession closes and reopens connections.
+    /// URLSession queues requests per host itself. Against a host that answers within 15 ms (loopback,
+    /// a local network) the pipeline keeps at most four in flight, because beyond that Linux's
+    /// URLSession closes and reopens connections (see `HostLimiter.effectiveLimit`).
     ///
     /// ```swift
     /// let configuration = URLSessionConfiguration.default

@@ -172,9 +172,10 @@ private let echoJSON = #"{"method":"GET","path":"/echo","query":null,"headers":{
             if count == 12 { break }
         }
         #expect(server.requestCount == 12)
-        // Loopback: four in flight at most, so four connections at most.
-        #expect(concurrency.withLock { $0.peak } <= 4)
-        #expect(server.connectionCount <= 4)
+        // A host that takes 50 ms: the pipeline lets twice the session's six connections queue in
+        // URLSession, which holds its six: never more than six at the server.
+        #expect(concurrency.withLock { $0.peak } <= 6)
+        #expect(server.connectionCount <= 6)
     }
 
     @Test func completionTasksHonourACustomTransportAndMiddleware() async throws {

@@ -18,7 +18,6 @@ import Testing
     }
 
     private let remote = URLRequest(url: URL(string: "https://api.example.com/a")!)
-    private let local = URLRequest(url: URL(string: "http://127.0.0.1:8080/a")!)
 
     @Test func admitsUpToTheLimitThenQueuesInOrder() async throws {
         let pool = Pool()
@@ -72,12 +71,38 @@ import Testing
         next.release()
     }
 
-    @Test func loopbackIsLimitedToFourAndOtherHostsToTheMaximum() {
-        #expect(HostLimiter.effectiveLimit(maximum: 12, origin: RedirectPolicy.Origin(local.url!)!) == 4)
-        #expect(HostLimiter.effectiveLimit(maximum: 12, origin: RedirectPolicy.Origin(remote.url!)!) == 12)
-        #expect(HostLimiter.effectiveLimit(maximum: 2, origin: RedirectPolicy.Origin(local.url!)!) == 2)
-        #expect(HostLimiter.isLoopback("localhost") && HostLimiter.isLoopback("::1"))
-        #expect(!HostLimiter.isLoopback("128.0.0.1"))
+    @Test func aFastHostIsLimitedToFourAndASlowOneToTheMaximum() {
+        typealias Latency = HostLimiter.Latency
+        // Unknown, or too few answers yet: four.
+        #expect(HostLimiter.effectiveLimit(maximum: 12, latency: nil) == 4)
+        #expect(HostLimiter.effectiveLimit(maximum: 12, latency: Latency(shortest: 20_000_000, samples: 7)) == 4)
+        // A host that answers in 20 ms gets the maximum; one that answers in 1 ms, four.
+        #expect(HostLimiter.effectiveLimit(maximum: 12, latency: Latency(shortest: 20_000_000, samples: 8)) == 12)
+        #expect(HostLimiter.effectiveLimit(maximum: 12, latency: Latency(shortest: 1_000_000, samples: 40)) == 4)
+        #expect(HostLimiter.effectiveLimit(maximum: 2, latency: nil) == 2)
+    }
+
+    @Test func theShortestSendIsRememberedAndCreepsUpSlowly() {
+        var latency = HostLimiter.Latency(shortest: 20_000_000, samples: 1)
+        latency.record(1_000_000)  // one fast answer: the link is fast
+        #expect(latency.shortest == 1_000_000)
+        latency.record(50_000_000)  // a slow one (queued behind others) moves it by 1/16 only
+        #expect(latency.shortest == 1_062_501)
+        #expect(latency.samples == 3)
+    }
+
+    @Test func aSlowHostIsAdmittedUpToTheMaximumOnceMeasured() async throws {
+        let pool = Pool()
+        let limit = limit(pool, 12)
+        // Eight sends, each taking over 15 ms, teach the limiter that this host is slow.
+        for _ in 0..<8 {
+            let admission = try await HostLimiter.admit(remote, limit: limit, bypass: false)
+            try await Task.sleep(nanoseconds: 20_000_000)
+            admission.release()
+        }
+        let held = try await (0..<12).asyncMap { _ in try await HostLimiter.admit(remote, limit: limit, bypass: false) }
+        #expect(held.allSatisfy { !$0.waited })
+        held.forEach { $0.release() }
     }
 
     @Test func theDefaultIsTwiceTheSessionsConnectionsOnLinux() {
