@@ -64,7 +64,7 @@
     }
 
     /// Carries a `Future`'s promise into the task that fulfils it.
-    private struct PromiseBox<Output, Failure: Error>: @unchecked Sendable {
+    struct PromiseBox<Output, Failure: Error>: @unchecked Sendable {
         // @unchecked Sendable: `Future` serialises calls to its promise with its own lock, and the
         // task calls it exactly once.
         let fulfil: (Result<Output, Failure>) -> Void

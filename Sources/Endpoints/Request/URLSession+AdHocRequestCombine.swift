@@ -38,7 +38,7 @@
             return Deferred {
                 let running = Locked<Task<Void, Never>?>(nil)
                 return Future<Response, EndpointTaskError<ErrorResponse>> { promise in
-                    let promise = AdHocPromise(fulfil: promise)
+                    let promise = PromiseBox(fulfil: promise)
                     let task = Task {
                         await PipelineOverrides.$current.withValue(overrides) {
                             do throws(EndpointTaskError<ErrorResponse>) {
@@ -54,12 +54,5 @@
             }
             .eraseToAnyPublisher()
         }
-    }
-
-    /// Carries a `Future`'s promise into the task that fulfils it.
-    private struct AdHocPromise<Output, Failure: Error>: @unchecked Sendable {
-        // @unchecked Sendable: `Future` serialises calls to its promise with its own lock, and the
-        // task calls it exactly once.
-        let fulfil: (Result<Output, Failure>) -> Void
     }
 #endif
