@@ -155,8 +155,9 @@ struct HTTPBinInteropTests {
     @Test func bytesAreRaw() async throws {
         let data = try await send(HTTPBinBytes(count: 4096)).get()
         #expect(data.count == 4096)
-        let again = try await send(HTTPBinBytes(count: 4096)).get()
-        #expect(data == again, "the same seed gives the same bytes")
+        // Not compared with a second fetch: httpbin seeds one process-wide generator, which the
+        // streaming interop tests' /bytes requests share when they run at the same time.
+        #expect(Set(data).count > 1, "binary bytes, not a repeated filler")
     }
 
     @Test func headersAreSent() async throws {
