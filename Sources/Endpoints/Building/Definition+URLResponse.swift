@@ -24,7 +24,8 @@ extension Definition {
     ///   - error: The transport's error, if any.
     public func response(data: Data?, response: URLResponse?, error: (any Error)?) -> Result<Data, T.TaskError> {
         if let error {
-            return .failure(T.TaskError(Self.urlError(error)))
+            // The typed error maps an NSError in NSURLErrorDomain like the URLError it is.
+            return .failure(T.TaskError(error))
         }
         guard let httpResponse = response as? HTTPURLResponse else {
             return .failure(.urlLoadError(URLError(.badServerResponse)))
@@ -33,29 +34,10 @@ extension Definition {
         if (200..<300).contains(httpResponse.statusCode) {
             return .success(httpResponse.statusCode == 204 ? Data() : data)
         }
-        if let empty = EmptyCodable() as? T.ErrorResponse {
-            return .failure(.errorResponse(httpResponse: httpResponse, response: empty))
-        }
-        do {
-            let decoded = try T.errorDecoder.decode(T.ErrorResponse.self, from: data)
-            return .failure(.errorResponse(httpResponse: httpResponse, response: decoded))
-        } catch {
-            return .failure(
-                .errorResponseParseError(httpResponse: httpResponse, data: data, error: DecodingFailure(error)))
-        }
-    }
-
-    /// `error` as a `URLError` when it is one, also when it arrives as an `NSError` in
-    /// `NSURLErrorDomain` (which does not bridge on every platform).
-    private static func urlError(_ error: any Error) -> any Error {
-        if error is URLError { return error }
-        let bridged = error as NSError
-        guard bridged.domain == NSURLErrorDomain else { return error }
-        #if canImport(FoundationNetworking)
-            let code = URLError.Code(rawValue: bridged.code) ?? .unknown
-        #else
-            let code = URLError.Code(rawValue: bridged.code)
-        #endif
-        return URLError(code, userInfo: bridged.userInfo)
+        // The pipeline's own decoding of an error body, so both answer the same way.
+        return .failure(
+            PipelineCall<Data, T.ErrorResponse>.errorBody(data, response: httpResponse, method: nil) {
+                try T.errorDecoder.decode(T.ErrorResponse.self, from: $0)
+            })
     }
 }

@@ -152,23 +152,33 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
     /// typed error body otherwise.
     func validate(_ data: Data, response: HTTPURLResponse, method: String) throws(Failure) -> Response {
         guard acceptableStatusCodes.contains(response.statusCode) else {
-            if let empty = EmptyCodable() as? ErrorResponse {
-                throw .errorResponse(
-                    httpResponse: ErrorHTTPResponse.make(response, body: data, method: method), response: empty)
-            }
-            let decoded: ErrorResponse
-            do {
-                decoded = try decodeError(data)
-            } catch {
-                throw .errorResponseParseError(httpResponse: response, data: data, error: DecodingFailure(error))
-            }
-            throw .errorResponse(
-                httpResponse: ErrorHTTPResponse.make(response, body: data, method: method), response: decoded)
+            throw Self.errorBody(data, response: response, method: method, decode: decodeError)
         }
         do {
             return try decodeResponse(data, response)
         } catch {
             throw .responseParseError(httpResponse: response, data: data, error: DecodingFailure(error))
+        }
+    }
+
+    /// The typed error for a response whose status is not accepted: its body decoded with
+    /// `decode` (nothing to decode for ``EmptyCodable``), the raw body riding along.
+    static func errorBody(
+        _ data: Data,
+        response: HTTPURLResponse,
+        method: String?,
+        decode: (Data) throws -> ErrorResponse
+    ) -> Failure {
+        if let empty = EmptyCodable() as? ErrorResponse {
+            return .errorResponse(
+                httpResponse: ErrorHTTPResponse.make(response, body: data, method: method), response: empty)
+        }
+        do {
+            let decoded = try decode(data)
+            return .errorResponse(
+                httpResponse: ErrorHTTPResponse.make(response, body: data, method: method), response: decoded)
+        } catch {
+            return .errorResponseParseError(httpResponse: response, data: data, error: DecodingFailure(error))
         }
     }
 }
