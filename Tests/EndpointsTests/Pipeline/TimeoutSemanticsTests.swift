@@ -28,14 +28,14 @@ import Testing
     @Test func aFractionalTimeoutIsIdleSoASteadyTrickleCompletes() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        // A byte every 100 ms for 7 s in all, under a 4.5 s idle timeout (generous for a loaded
+        // A byte every 100 ms for 10 s in all, under an 8.5 s idle timeout (generous for a loaded
         // machine's late first byte, and scaled under sanitizers): a total deadline would cut it off.
-        trickle(server, every: 100, count: 70)
+        trickle(server, every: 100, count: 100)
         let data = try await send(
             RawEndpoint("trickle"), to: server,
-            middleware: [TimeoutMiddleware(seconds: 4.5 * TestTiming.scale)]
+            middleware: [TimeoutMiddleware(seconds: 8.5 * TestTiming.scale)]
         ).get()
-        #expect(data.count == 70)
+        #expect(data.count == 100)
     }
 
     @Test func aFractionalTimeoutStillCatchesAStall() async throws {

@@ -284,7 +284,7 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         }
         try await run(server) {
             let stream = try await URLSession.shared.eventValues(
-                for: TickStream("stall"), middleware: [TimeoutMiddleware(seconds: 4 * TestTiming.scale)])
+                for: TickStream("stall"), middleware: [TimeoutMiddleware(seconds: 8 * TestTiming.scale)])
             var iterator = stream.makeAsyncIterator()
             #expect(try await iterator.next()?.n == 1)
             let error = await #expect(throws: TickStream.TaskError.self) { _ = try await iterator.next() }

@@ -91,7 +91,7 @@ import Testing
         defer { server.stop() }
         server.route("/stall") { _ in .streamed([Data("data: 1\n\n".utf8)], then: .stall) }
         let (body, _) = try await transport.stream(
-            request(server, "/stall", timeout: 4 * TestTiming.scale), context: context)
+            request(server, "/stall", timeout: 8 * TestTiming.scale), context: context)
         var iterator = body.makeAsyncIterator()
         #expect(try await iterator.next() == Data("data: 1\n\n".utf8))
         let error = await #expect(throws: URLError.self) { _ = try await iterator.next() }
@@ -101,13 +101,13 @@ import Testing
     @Test func slowButSteadyDataKeepsTheStreamAlive() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        // 12 chunks 500 ms apart: 6 s in all, longer than the 4 s idle timeout (generous, so a
+        // 20 chunks 500 ms apart: 10 s in all, longer than the 8 s idle timeout (generous, so a
         // loaded machine's late first byte is not taken for a stall).
-        let chunks = (0..<12).map { Data("\($0 % 10)".utf8) }
+        let chunks = (0..<20).map { Data("\($0 % 10)".utf8) }
         server.route("/steady") { _ in .streamed(chunks, pause: .milliseconds(500)) }
         let (body, _) = try await transport.stream(
-            request(server, "/steady", timeout: 4 * TestTiming.scale), context: context)
-        #expect(try await body.collect() == Data("012345678901".utf8))
+            request(server, "/steady", timeout: 8 * TestTiming.scale), context: context)
+        #expect(try await body.collect() == Data("01234567890123456789".utf8))
     }
 
     @Test func aConnectionDroppedMidStreamEndsWithAnError() async throws {
