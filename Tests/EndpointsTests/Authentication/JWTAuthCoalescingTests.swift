@@ -63,15 +63,16 @@ import Testing
         let server = try JWTTestServer()
         defer { server.stop() }
         server.with { $0.refreshDelayMilliseconds = 300 }
-        // Not yet inside the 2 s leeway when A is sent (A has 4 s to get its token, ample on a
-        // loaded machine); inside it when B is sent, at least 4.5 s later (a sleep is a lower bound).
-        let scale = TestTiming.scale
-        let expired = server.issueExpired(expiresAt: Date().addingTimeInterval(6 * scale))
-        let auth = server.makeAuth(expired, leeway: 2 * scale)
+        // A clock the test moves: the token is far from the 30 s leeway when A is sent, and inside
+        // it when B is, however long a loaded machine takes in between.
+        let start = Date()
+        let clock = Locked(start)
+        let expired = server.issueExpired(expiresAt: start.addingTimeInterval(100))
+        let auth = server.makeAuth(expired, leeway: 30, now: { clock.withLock { $0 } })
         // A is answered 401 only once a refresh has started: B's proactive one.
         async let reactive = server.send("hold", auth: auth)
         await server.waitUntil { _ in server.http.requests.contains { $0.rawPath == "/api/hold" } }
-        try await Task.sleep(nanoseconds: UInt64(4_500_000_000 * scale))
+        clock.withLock { $0 = start.addingTimeInterval(80) }
         let proactive = try await server.send(auth: auth)
         let retried = try await reactive
         #expect(server.refreshAttempts == 1)

@@ -183,7 +183,8 @@ extension JWTTestServer {
         triggers: Set<Int> = [401],
         leeway: TimeInterval = 30,
         updated: CallCounter = CallCounter(),
-        failed: CallCounter = CallCounter()
+        failed: CallCounter = CallCounter(),
+        now: @escaping @Sendable () -> Date = { Date() }
     ) -> JWTAuth {
         JWTAuth(
             initialTokens: tokens,
@@ -200,7 +201,8 @@ extension JWTTestServer {
                 updated.increment()
                 self?.saved(tokens)
             },
-            onRefreshFailed: { _ in failed.increment() }
+            onRefreshFailed: { _ in failed.increment() },
+            now: now
         )
     }
 

@@ -104,7 +104,7 @@ import Testing
         defer { server.stop() }
         let result = await withCheckedContinuation { continuation in
             let task = Loopback.$baseURL.withValue(server.baseURL) {
-                try! URLSession.shared.endpointTask(with: DelayEndpoint(milliseconds: 5000)) {
+                try! URLSession.shared.endpointTask(with: DelayEndpoint(milliseconds: 600_000)) {
                     continuation.resume(returning: $0)
                 }
             }

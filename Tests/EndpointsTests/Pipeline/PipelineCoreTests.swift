@@ -115,7 +115,7 @@ private let echoJSON = #"{"method":"GET","path":"/echo","query":null,"headers":{
     @Test func cancelAfterResumeCompletesOnceAsCancelled() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let results = try await collect(DelayEndpoint(milliseconds: 5000), server: server) { task in
+        let results = try await collect(DelayEndpoint(milliseconds: 600_000), server: server) { task in
             task.resume()
             try await waitForRequests(1, on: server)
             task.cancel()
@@ -135,7 +135,7 @@ private let echoJSON = #"{"method":"GET","path":"/echo","query":null,"headers":{
     @Test func theDeclaredFractionalTimeoutApplies() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let results = try await collect(HalfSecondEndpoint(pathComponents: .init(milliseconds: 5000)), server: server) {
+        let results = try await collect(HalfSecondEndpoint(pathComponents: .init(milliseconds: 600_000)), server: server) {
             $0.resume()
         }
         #expect(results.count == 1)

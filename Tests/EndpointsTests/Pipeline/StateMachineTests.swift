@@ -230,7 +230,7 @@ extension Sequence where Element: Sendable {
     @Test func cancelDeliversCancellationAtOnceAndNothingAfter() async throws {
         let server = try EndpointsTestServer.TestServer()
         defer { server.stop() }
-        let outcomes = try await run("/delay/5000", on: server) { call in
+        let outcomes = try await run("/delay/600000", on: server) { call in
             try await waitForRequests(1, on: server)
             call.cancel()
             call.cancel()
@@ -242,7 +242,7 @@ extension Sequence where Element: Sendable {
     @Test func aFractionalTimeoutExpiresAsTimedOut() async throws {
         let server = try EndpointsTestServer.TestServer()
         defer { server.stop() }
-        let outcomes = try await run("/delay/5000", on: server, timeout: 0.3)
+        let outcomes = try await run("/delay/600000", on: server, timeout: 0.3)
         #expect(outcomes.count == 1)
         #expect { try outcomes.first?.get() } throws: { ($0 as? URLError)?.code == .timedOut }
     }

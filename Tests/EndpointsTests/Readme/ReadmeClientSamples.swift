@@ -34,7 +34,7 @@ enum ReadmeClientSample {
         static let definition: Definition<AvatarEndpoint> = Definition(
             method: .get,
             path: "me/avatar",
-            timeout: 10,
+            timeout: 30,
             acceptableStatusCodes: .successful + [304]
         )
     }

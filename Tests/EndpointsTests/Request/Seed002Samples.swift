@@ -236,7 +236,7 @@ func shopServer() throws -> TestServer {
     @Test func aCancelledRequestIsCancelledNotAnNSURLError() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let slow = Request<Data>.get("\(server.baseURL.absoluteString)/delay/10000")
+        let slow = Request<Data>.get("\(server.baseURL.absoluteString)/delay/600000")
         let task = Task { () async -> Result<Data, Request<Data>.TaskError> in
             do throws(Request<Data>.TaskError) {
                 return .success(try await URLSession.shared.response(for: slow))

@@ -79,7 +79,7 @@ import Testing
         let server = try TestServer()
         defer { server.stop() }
         let task = Task { [transport, context] in
-            try await transport.stream(URLRequest(url: server.url("/delay/10000")), context: context)
+            try await transport.stream(URLRequest(url: server.url("/delay/600000")), context: context)
         }
         try await waitForRequests(1, on: server)
         task.cancel()
