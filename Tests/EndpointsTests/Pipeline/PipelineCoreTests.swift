@@ -135,7 +135,9 @@ private let echoJSON = #"{"method":"GET","path":"/echo","query":null,"headers":{
     @Test func theDeclaredFractionalTimeoutApplies() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let results = try await collect(HalfSecondEndpoint(pathComponents: .init(milliseconds: 600_000)), server: server) {
+        let results = try await collect(
+            HalfSecondEndpoint(pathComponents: .init(milliseconds: 600_000)), server: server
+        ) {
             $0.resume()
         }
         #expect(results.count == 1)
