@@ -80,6 +80,15 @@ enum StreamingArticle {
         return receipt
     }
 
+    static func sequenceUpload() async throws -> Echo {
+        let lines = AsyncStream<Data> { continuation in
+            for price in ["1.25\n", "1.50\n"] { continuation.yield(Data(price.utf8)) }
+            continuation.finish()
+        }
+        let receipt = try await URLSession.shared.upload(PriceUpload(), from: lines)
+        return receipt
+    }
+
     struct Prices: PaginatedEndpoint {
         typealias Server = StreamServer
         typealias Response = [Price]
@@ -138,6 +147,18 @@ enum StreamingArticle {
         #expect(output.last == "200000")
         #expect(receipt.value?.method == "PUT")
         #expect(server.requests.last?.body.count == 200_000)
+    }
+
+    @Test func sequenceUpload() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let receipt = LockedBox<Echo?>(nil)
+        _ = try await run(server) {
+            let echo = try await StreamingArticle.sequenceUpload()
+            receipt.mutate { $0 = echo }
+        }
+        #expect(receipt.value?.body == "1.25\n1.50\n")
+        #expect(receipt.value?.headers["content-length"] == "10")
     }
 
     @Test func pages() async throws {
