@@ -20,10 +20,16 @@ enum ResponseFraming {
     /// description naming the problem, so it reaches callers as `.urlLoadError`.
     static func violation(of response: HTTPURLResponse, bodyLength: Int, requestMethod: String?) -> URLError? {
         guard let field = response.value(forHTTPHeaderField: "Content-Length") else { return nil }
-        // Repeated fields arrive joined with ", " (RFC 9110 §5.3).
-        let values = field.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard Set(values).count == 1, let value = values.first else {
-            return error("the response has Content-Length values that disagree (\(field))", response)
+        let value: String
+        if !field.isEmpty, field.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            value = field  // the usual single value, without splitting and trimming (costly on Linux)
+        } else {
+            // Repeated fields arrive joined with ", " (RFC 9110 §5.3).
+            let values = field.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard Set(values).count == 1, let first = values.first else {
+                return error("the response has Content-Length values that disagree (\(field))", response)
+            }
+            value = first
         }
         if response.value(forHTTPHeaderField: "Transfer-Encoding") != nil {
             return error("the response is framed by both Transfer-Encoding and Content-Length", response)
