@@ -52,6 +52,7 @@ enum EndToEndBenchmark {
             ?? [1, 4, 16, 64]
         let chosen = environment["ENDPOINTS_BENCH_BACKENDS"].map { $0.split(separator: ",").map(String.init) }
         print("End to end: GET + decode, Endpoints against raw URLSession.data(for:) + JSONDecoder")
+        if ourSide != .pipeline { print("  (the Endpoints side runs only: \(ourSide.rawValue))") }
         print("  (a session per side, \(rounds(quick)) alternating rounds; CPU counts client and server)")
         for backend in backends where chosen?.contains(where: { backend.name.hasPrefix($0) }) ?? true {
             for inFlight in levels {
@@ -60,7 +61,22 @@ enum EndToEndBenchmark {
         }
     }
 
-    static func rounds(_ quick: Bool) -> Int { quick ? 4 : 8 }
+    /// ENDPOINTS_BENCH_ROUNDS=N runs N shorter alternating rounds: more rounds average out a busy machine.
+    static func rounds(_ quick: Bool) -> Int {
+        ProcessInfo.processInfo.environment["ENDPOINTS_BENCH_ROUNDS"].flatMap { Int($0) } ?? (quick ? 4 : 8)
+    }
+
+    /// What the Endpoints side runs, for finding where its cost is (ENDPOINTS_BENCH_OURS):
+    /// `pipeline` is the whole library; `transport` only `URLSessionTransport.send` + the decoder;
+    /// `pipeline-over-raw` the pipeline over a transport that calls `URLSession.data(for:)`; `raw`
+    /// the raw code on the other session (an A/A run: its ratios show the noise).
+    enum OurSide: String {
+        case pipeline, transport, pipelineOverRaw = "pipeline-over-raw", raw
+    }
+
+    static var ourSide: OurSide {
+        ProcessInfo.processInfo.environment["ENDPOINTS_BENCH_OURS"].flatMap(OurSide.init(rawValue:)) ?? .pipeline
+    }
 
     static func compare(backend: Backend, inFlight: Int, quick: Bool) async throws {
         let server = try TestServer()
@@ -89,8 +105,25 @@ enum EndToEndBenchmark {
                 let (data, _) = try await rawSession.data(for: URLRequest(url: url))
                 _ = try decoder.decode(Item.self, from: data)
             }
-            let ourSide: @Sendable () async throws -> Void = {
-                _ = try await ourSession.response(with: ItemEndpoint(), environment: server.baseURL)
+            let ourSide: @Sendable () async throws -> Void
+            switch Self.ourSide {
+            case .pipeline:
+                ourSide = { _ = try await ourSession.response(with: ItemEndpoint(), environment: server.baseURL) }
+            case .transport:
+                let transport = URLSessionTransport(session: ourSession, maximumRequestsPerHost: nil)
+                let context = RequestContext(endpointName: "ItemEndpoint")
+                ourSide = {
+                    let (data, _) = try await transport.send(URLRequest(url: url), context: context)
+                    _ = try decoder.decode(Item.self, from: data)
+                }
+            case .pipelineOverRaw:
+                let client = EndpointClient(transport: DataForTransport(session: ourSession))
+                ourSide = { _ = try await client.response(with: ItemEndpoint(), environment: server.baseURL) }
+            case .raw:
+                ourSide = {
+                    let (data, _) = try await ourSession.data(for: URLRequest(url: url))
+                    _ = try decoder.decode(Item.self, from: data)
+                }
             }
             // ENDPOINTS_BENCH_ONLY=raw or =ours runs one side, for a profiler to see it alone.
             if let only = ProcessInfo.processInfo.environment["ENDPOINTS_BENCH_ONLY"] {
@@ -196,4 +229,15 @@ struct ItemEndpoint: Endpoint {
     typealias Server = LoopbackServer
     typealias Response = Item
     static let definition: Definition<ItemEndpoint> = Definition(method: .get, path: "item")
+}
+
+/// A transport that only calls `URLSession.data(for:)`: the pipeline's own cost, without ours.
+struct DataForTransport: HTTPTransport {
+    let session: URLSession
+
+    func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
+        let (data, response) = try await session.data(for: request)
+        guard let response = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+        return (data, response)
+    }
 }
