@@ -6,11 +6,14 @@ extension PathTemplate.StringInterpolation where T == Void {
     /// an empty, `.` or `..` value fails the request with ``EndpointError/invalidPathValue(_:value:)``,
     /// naming it by its place, e.g. `{1}` for the first value.
     public mutating func appendInterpolation<U: ParameterRepresentable>(_ value: U) {
-        let text = value.parameterValue
-        let place = pieces.reduce(1) { count, piece in
-            if case .value = piece { count + 1 } else { count }
+        var place = 1
+        for piece in pieces {
+            switch piece {
+            case .literal: continue
+            case .value, .segment: place += 1
+            }
         }
         // A segment of its own, as an endpoint's path values are (`"users/\(id)/posts"`).
-        pieces.append(.value(name: "\(place)", includesSlash: true) { _ in text })
+        pieces.append(.segment(place: place, text: value.parameterValue))
     }
 }
