@@ -67,11 +67,22 @@ public struct PathTemplate<T>: Sendable, ExpressibleByStringInterpolation {
 
         /// Creates an empty interpolation.
         public init(literalCapacity: Int, interpolationCount: Int) {
-            pieces.reserveCapacity(interpolationCount * 2 + 1)
+            reserve(interpolationCount: interpolationCount)
         }
 
         /// Appends fixed path text.
         public mutating func appendLiteral(_ literal: String) {
+            append(literal: literal)
+        }
+
+        // Inlined so that the overloads for `Void` (an ad-hoc request's path) are compiled for it.
+        @inline(__always)
+        mutating func reserve(interpolationCount: Int) {
+            pieces.reserveCapacity(interpolationCount * 2 + 1)
+        }
+
+        @inline(__always)
+        mutating func append(literal: String) {
             guard !literal.isEmpty else { return }
             pieces.append(PathTemplate.literal(literal))
         }

@@ -72,9 +72,17 @@ public struct AdHocRequest<Response: Sendable, ErrorResponse: Decodable & Sendab
         self.decoding = decoding
     }
 
-    init(_ parts: AdHocRequestParts) {
-        // Assigned here rather than through `init(parts:…)`, which copied the parts.
-        self.parts = parts
+    /// A request with the standard decoding. The parts are made in place: passed in made, they
+    /// were copied once more.
+    init(
+        method: Method,
+        target: AdHocRequestParts.Target,
+        content: RequestContentBuilder.Component,
+        body: (any Encodable & Sendable)?,
+        bodyEncoder: (any EncoderType & Sendable)?
+    ) {
+        self.parts = AdHocRequestParts(
+            method: method, target: target, content: content, body: body, bodyEncoder: bodyEncoder)
         self.responseDecoder = SharedCoders.jsonDecoder
         self.errorDecoder = SharedCoders.jsonDecoder
         self.decoding = .standard

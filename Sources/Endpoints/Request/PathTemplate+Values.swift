@@ -1,4 +1,17 @@
 extension PathTemplate.StringInterpolation where T == Void {
+    /// Creates an empty interpolation for an ad-hoc request's path.
+    ///
+    /// The generic initializer, compiled for `Void`: an ad-hoc request's path is made each time
+    /// the request is, and the generic one looks up its types at run time on every call.
+    public init(literalCapacity: Int, interpolationCount: Int) {
+        reserve(interpolationCount: interpolationCount)
+    }
+
+    /// Appends fixed path text to an ad-hoc request's path: the generic method, compiled for `Void`.
+    public mutating func appendLiteral(_ literal: String) {
+        append(literal: literal)
+    }
+
     /// Appends `value` as one path segment of an ``AdHocRequest``'s path: `"users/\(id)/posts"`.
     ///
     /// The value is percent-encoded as an endpoint's path values are (`a/b` → `a%2Fb`), so it can

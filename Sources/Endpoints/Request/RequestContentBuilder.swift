@@ -70,7 +70,7 @@ public enum RequestContentBuilder {
 
     /// One more statement, appended in place (one array each, however many statements): the
     /// block so far is consumed, so its arrays are not copied to append to them.
-    public static func buildPartialBlock(accumulated: consuming Component, next: Item) -> Component {
+    public static func buildPartialBlock(accumulated: consuming Component, next: consuming Item) -> Component {
         var result = accumulated
         switch next.kind {
         case .parameter(let parameter): result.parameters.append(parameter)
