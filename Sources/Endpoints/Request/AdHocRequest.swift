@@ -72,8 +72,8 @@ public struct AdHocRequest<Response: Sendable, ErrorResponse: Decodable & Sendab
         self.decoding = decoding
     }
 
-    /// A request with the standard decoding. The parts are made in place: passed in made, they
-    /// were copied once more.
+    /// A request decoded by the standard rules, its parts made here: parts made by the caller and
+    /// passed in were copied once more.
     init(
         method: Method,
         target: AdHocRequestParts.Target,
