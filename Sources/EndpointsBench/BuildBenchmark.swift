@@ -32,6 +32,32 @@ struct BenchGet: Endpoint {
     let headerComponents: HeaderComponents
 }
 
+/// `BenchServer` with its base URLs made once instead of on each build, as a server may keep them:
+/// the Endpoint side without the `URL(string:)` that `baseUrls` written as a literal costs per build
+/// (a `RequestBase` reads its server once).
+struct BenchKeptServer: ServerDefinition {
+    static let urls: [Environments: URL] = [.production: URL(string: "https://api.example.com/v1")!]
+    var baseUrls: [Environments: URL] { Self.urls }
+    static var defaultEnvironment: Environments { .production }
+}
+
+/// `BenchGet` on `BenchKeptServer`.
+struct BenchGetKept: Endpoint {
+    typealias Server = BenchKeptServer
+    typealias Response = BenchGet.Response
+
+    static let definition: Definition<BenchGetKept> = Definition(
+        method: .get,
+        path: "users/\(path: \.userId)/posts/\(path: \.postId)",
+        parameters: [.query("q", path: \.query), .query("page", path: \.page), .query("sort", path: \.sort)],
+        headers: ["X-Trace-Id": .field(path: \.traceId), .accept: .fieldValue(value: "application/json")]
+    )
+
+    let pathComponents: BenchGet.PathComponents
+    let parameterComponents: BenchGet.ParameterComponents
+    let headerComponents: BenchGet.HeaderComponents
+}
+
 struct BenchPost: Endpoint {
     typealias Server = BenchServer
     struct Response: Decodable { let id: Int }
@@ -130,6 +156,20 @@ enum BuildBenchmark {
             library: { _ = try! adHocGet(get).urlRequest() },
             handWritten: {
                 _ = try! BenchGet(
+                    pathComponents: get.pathComponents, parameterComponents: get.parameterComponents,
+                    headerComponents: get.headerComponents
+                ).urlRequest()
+            })
+        precondition(
+            try! BenchGetKept(
+                pathComponents: get.pathComponents, parameterComponents: get.parameterComponents,
+                headerComponents: get.headerComponents
+            ).urlRequest() == ours)
+        compare(
+            name: "GET, the Endpoint's server keeping its URLs", count: count, names: ("Request", "Endpoint"),
+            library: { _ = try! adHocGet(get).urlRequest() },
+            handWritten: {
+                _ = try! BenchGetKept(
                     pathComponents: get.pathComponents, parameterComponents: get.parameterComponents,
                     headerComponents: get.headerComponents
                 ).urlRequest()

@@ -13,7 +13,8 @@ struct RequestShape<P, H>: Sendable {
     let method: Method
     let queryParameters: [Parameter<P>]
     let formParameters: [Parameter<P>]
-    let headerList: [(name: String, field: HeaderField<H>)]
+    /// The headers, each name once, in the order they are set.
+    let headerList: [HeaderEntry<H>]
     /// The Content-Type header's name as written, when the headers set one.
     let contentTypeName: String?
     /// `URLRequest.timeoutInterval`, or `nil` for the session's.
@@ -73,11 +74,11 @@ struct RequestShape<P, H>: Sendable {
             self.queryParameters = parameters.filter { $0.location == .query }
             self.formParameters = parameters.filter { $0.location == .form }
         }
-        self.headerList = headers.map { (name: $0.name.name, field: $0.field) }
+        self.headerList = headers
         self.contentTypeName = headers.first { $0.name == .contentType }?.name.name
         if !method.isValidToken {
             problem = .invalidMethod(method.rawValue)
-        } else if let bad = headers.first(where: { !HTTPToken.isValid($0.name.name) }) {
+        } else if let bad = headers.first(where: { !$0.name.isToken }) {
             problem = .invalidHeaderName(bad.name.name)
         } else if !formParameters.isEmpty && hasBody {
             problem = .conflictingBody
@@ -131,8 +132,9 @@ struct RequestShape<P, H>: Sendable {
 
         // One assignment of all fields: each `setValue` call copies the request's storage on Linux.
         var fields: [String: String] = [:]
-        for (name, field) in headerList {
-            guard let value = field.value(headerComponents) else { continue }
+        for entry in headerList {
+            guard let value = entry.field.value(headerComponents) else { continue }
+            let name = entry.name.name
             guard HTTPToken.isValidFieldValue(value) else { throw .invalidHeaderValue(name: name) }
             fields[name] = value
         }
@@ -197,24 +199,42 @@ struct RequestShape<P, H>: Sendable {
     }
 }
 
+/// A base URL as paths are appended to it: its text up to the query, without a trailing `/`, and
+/// its query (`?api-version=2`), which goes after the path.
+struct BaseURLText: Sendable {
+    let beforeQuery: String
+    let query: Substring
+
+    init(_ baseURL: URL) {
+        var text = baseURL.absoluteString
+        var query: Substring = ""
+        if let mark = text.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            query = text[mark...]
+            text = String(text[..<mark])
+        }
+        if text.utf8.last == UInt8(ascii: "/") { text.removeLast() }
+        beforeQuery = text
+        self.query = query
+    }
+}
+
 extension PathTemplate {
     /// This path, rendered for `components`, after `baseURL`: the base's own path is kept, and a query
     /// the base URL carries (`?api-version=2`) goes after the path.
     func urlText(after baseURL: URL, components: T) throws(EndpointError) -> String {
-        var text = baseURL.absoluteString
-        var baseQuery: Substring = ""
-        if let mark = text.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            baseQuery = text[mark...]
-            text = String(text[..<mark])
-        }
-        if text.utf8.last == UInt8(ascii: "/") { text.removeLast() }
+        try urlText(after: BaseURLText(baseURL), components: components)
+    }
+
+    /// This path, rendered for `components`, after a base URL split once.
+    func urlText(after base: BaseURLText, components: T) throws(EndpointError) -> String {
+        var text = base.beforeQuery
         var rendered = ""
         try render(components, into: &rendered)
         if !rendered.isEmpty {
             if rendered.utf8.first != UInt8(ascii: "/") { text.append("/") }
             text.append(rendered)
         }
-        text.append(contentsOf: baseQuery)
+        text.append(contentsOf: base.query)
         return text
     }
 }

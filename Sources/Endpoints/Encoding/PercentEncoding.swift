@@ -70,6 +70,17 @@ enum PercentEncoding {
         }
     }
 
+    /// Whether ``encodeLiteralPath(_:)`` keeps `value` as it is and it has no `//` to merge.
+    static func isPlainLiteralPath(_ value: String) -> Bool {
+        let table = pathLiteral
+        var previous: UInt8 = 0
+        for byte in value.utf8 {
+            guard table[Int(byte)], !(byte == UInt8(ascii: "/") && previous == byte) else { return false }
+            previous = byte
+        }
+        return true
+    }
+
     /// Encodes literal path text written by the developer: `/` separates segments and is kept,
     /// characters allowed in a path (RFC 3986 `pchar`) are kept, anything else is escaped.
     static func encodeLiteralPath(_ value: String) -> String {

@@ -27,12 +27,32 @@ public struct Parameter<T>: Sendable {
     public let location: Location
     /// The parameter's name, unencoded.
     public let name: String
-    let values: @Sendable (T) -> [String]
+    let source: Source
 
-    init(location: Location, name: String, values: @escaping @Sendable (T) -> [String]) {
+    /// Where the values come from. A fixed value is stored as it is, not captured in a closure: an
+    /// ad-hoc request makes its parameters each time it is made, and a closure is one more
+    /// allocation each.
+    enum Source: Sendable {
+        case fixed([String])
+        case read(@Sendable (T) -> [String])
+    }
+
+    init(location: Location, name: String, source: Source) {
         self.location = location
         self.name = name
-        self.values = values
+        self.source = source
+    }
+
+    init(location: Location, name: String, values: @escaping @Sendable (T) -> [String]) {
+        self.init(location: location, name: name, source: .read(values))
+    }
+
+    /// The values for `components`, in order; none leaves the parameter out.
+    func values(_ components: T) -> [String] {
+        switch source {
+        case .fixed(let values): values
+        case .read(let read): read(components)
+        }
     }
 
     /// A query item whose value is read from the components at `path`.
@@ -43,8 +63,7 @@ public struct Parameter<T>: Sendable {
 
     /// A query item with a fixed value.
     public static func queryValue<U: ParameterRepresentable>(_ name: String, value: U) -> Parameter {
-        let values = value.parameterValues
-        return Parameter(location: .query, name: name) { _ in values }
+        Parameter(location: .query, name: name, source: .fixed(value.parameterValues))
     }
 
     /// A form field whose value is read from the components at `path`.
@@ -55,7 +74,6 @@ public struct Parameter<T>: Sendable {
 
     /// A form field with a fixed value.
     public static func formValue<U: ParameterRepresentable>(_ name: String, value: U) -> Parameter {
-        let values = value.parameterValues
-        return Parameter(location: .form, name: name) { _ in values }
+        Parameter(location: .form, name: name, source: .fixed(value.parameterValues))
     }
 }

@@ -38,6 +38,10 @@ public struct PathTemplate<T>: Sendable, ExpressibleByStringInterpolation {
         /// A value read from the components; `name` is for error messages. `includesSlash` makes
         /// it a segment of its own; `false` joins it to the text around it.
         case value(name: String, includesSlash: Bool, read: @Sendable (T) -> String?)
+        /// A value given as it is, a segment of its own (an ad-hoc request's `"users/\(id)"`);
+        /// it is named by its place among the values, `{1}` for the first. Stored rather than
+        /// captured in a closure, and named only when a name is needed.
+        case segment(place: Int, text: String?)
     }
 
     var pieces: [Piece]
@@ -63,11 +67,22 @@ public struct PathTemplate<T>: Sendable, ExpressibleByStringInterpolation {
 
         /// Creates an empty interpolation.
         public init(literalCapacity: Int, interpolationCount: Int) {
-            pieces.reserveCapacity(interpolationCount * 2 + 1)
+            reserve(interpolationCount: interpolationCount)
         }
 
         /// Appends fixed path text.
         public mutating func appendLiteral(_ literal: String) {
+            append(literal: literal)
+        }
+
+        // Inlined so that the overloads for `Void` (an ad-hoc request's path) are compiled for it.
+        @inline(__always)
+        mutating func reserve(interpolationCount: Int) {
+            pieces.reserveCapacity(interpolationCount * 2 + 1)
+        }
+
+        @inline(__always)
+        mutating func append(literal: String) {
             guard !literal.isEmpty else { return }
             pieces.append(PathTemplate.literal(literal))
         }
@@ -174,14 +189,15 @@ public struct PathTemplate<T>: Sendable, ExpressibleByStringInterpolation {
                 case .names:
                     written = "{\(name)}"
                 case .values(let components):
-                    if let value = read(components) {
-                        guard !value.isEmpty, value != ".", value != ".." else {
-                            throw .invalidPathValue(name, value: value)
-                        }
-                        written = PercentEncoding.encode(value, as: .component)
-                    } else {
-                        written = ""
-                    }
+                    written = try Self.encodedSegment(read(components), name: name)
+                }
+            case .segment(let place, let text):
+                includesSlash = true
+                switch filling {
+                case .names:
+                    written = "{\(place)}"
+                case .values:
+                    written = try Self.encodedSegment(text, name: "\(place)")
                 }
             }
             if !includesSlash {
@@ -210,8 +226,24 @@ public struct PathTemplate<T>: Sendable, ExpressibleByStringInterpolation {
         }
     }
 
+    /// A value as its encoded segment: empty when it is left out (`nil`), refused when it is
+    /// empty, `.` or `..` (which would change the path's shape).
+    private static func encodedSegment(
+        _ value: String?,
+        name: @autoclosure () -> String
+    ) throws(EndpointError) -> String {
+        guard let value else { return "" }
+        guard !value.isEmpty, value != ".", value != ".." else {
+            throw .invalidPathValue(name(), value: value)
+        }
+        return PercentEncoding.encode(value, as: .component)
+    }
+
     /// Developer-written path text as a piece: encoded, with `//` written as `/`.
     static func literal(_ text: String) -> Piece {
+        // Most literals need nothing escaped or merged: kept as they are after one pass (an
+        // ad-hoc request's path literals are made each time the request is).
+        if PercentEncoding.isPlainLiteralPath(text) { return .literal(text) }
         let slash = UInt8(ascii: "/")
         let encoded = PercentEncoding.encodeLiteralPath(text)
         var merged: [UInt8] = []

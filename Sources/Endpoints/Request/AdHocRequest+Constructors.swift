@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 // The constructors: one per common method and the generic `request(_:…)`, each taking an absolute
-// URL, or a path on a `RequestBase`. All of them end in `AdHocRequestParts.init`.
+// URL, or a path on a `RequestBase`. All of them end in `AdHocRequestParts.init`, through
+// `AdHocRequest.init(method:target:content:body:bodyEncoder:)`.
 
 extension AdHocRequest {
     /// A request with any method to an absolute URL.
@@ -28,9 +29,7 @@ extension AdHocRequest {
         encoder: (any EncoderType & Sendable)? = nil,
         @RequestContentBuilder _ content: () -> RequestContentBuilder.Component = { RequestContentBuilder.buildBlock() }
     ) -> Self {
-        Self(
-            AdHocRequestParts(
-                method: method, target: .absolute(url), content: content(), body: body, bodyEncoder: encoder))
+        Self(method: method, target: .absolute(url), content: content(), body: body, bodyEncoder: encoder)
     }
 
     /// A request with any method to a path on `base`.
@@ -55,9 +54,7 @@ extension AdHocRequest {
         encoder: (any EncoderType & Sendable)? = nil,
         @RequestContentBuilder _ content: () -> RequestContentBuilder.Component = { RequestContentBuilder.buildBlock() }
     ) -> Self {
-        Self(
-            AdHocRequestParts(
-                method: method, target: .relative(path, base), content: content(), body: body, bodyEncoder: encoder))
+        Self(method: method, target: .relative(path, base), content: content(), body: body, bodyEncoder: encoder)
     }
 
     /// A `GET` request to an absolute URL. Fetches a resource.

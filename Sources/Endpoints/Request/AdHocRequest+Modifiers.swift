@@ -29,7 +29,7 @@ extension AdHocRequest {
             parts: parts,
             responseDecoder: responseDecoder,
             errorDecoder: errorDecoder,
-            decode: mapped
+            decoding: .mapped(mapped)
         )
     }
 
@@ -47,11 +47,16 @@ extension AdHocRequest {
         _ type: ErrorBody.Type,
         decoder: (any DecoderType & Sendable)? = nil
     ) -> AdHocRequest<Response, ErrorBody> {
-        AdHocRequest<Response, ErrorBody>(
+        let decoding: AdHocRequest<Response, ErrorBody>.Decoding =
+            switch decoding {
+            case .standard: .standard
+            case .mapped(let decode): .mapped(decode)
+            }
+        return AdHocRequest<Response, ErrorBody>(
             parts: parts,
             responseDecoder: responseDecoder,
             errorDecoder: decoder ?? SharedCoders.jsonDecoder,
-            decode: decode
+            decoding: decoding
         )
     }
 

@@ -29,7 +29,7 @@ extension AdHocRequest {
             text = url
             base = nil
         case .relative(let path, let relativeTo):
-            text = try path.urlText(after: relativeTo.url.get(), components: ())
+            text = try path.urlText(after: relativeTo.urlText.get(), components: ())
             base = relativeTo
         }
         let body = parts.body

@@ -51,26 +51,50 @@ public struct AdHocRequest<Response: Sendable, ErrorResponse: Decodable & Sendab
     var responseDecoder: any DecoderType & Sendable
     /// The decoder for `ErrorResponse`.
     var errorDecoder: any DecoderType & Sendable
-    /// `nil` when `Response` is not `Decodable`, `Data` or `Void` and nothing mapped it.
-    let decode: Decode?
+    /// How a 2xx body becomes `Response`.
+    let decoding: Decoding
+
+    /// How a 2xx body becomes `Response`: by the standard rules for `Response` (found when the
+    /// request is sent, not each time one is made), or by a function `map(_:)` made.
+    enum Decoding: Sendable {
+        case standard
+        /// `nil` when the request mapped had no way to decode its response.
+        case mapped(Decode?)
+    }
 
     init(
         parts: AdHocRequestParts, responseDecoder: any DecoderType & Sendable, errorDecoder: any DecoderType & Sendable,
-        decode: Decode?
+        decoding: Decoding
     ) {
         self.parts = parts
         self.responseDecoder = responseDecoder
         self.errorDecoder = errorDecoder
-        self.decode = decode
+        self.decoding = decoding
     }
 
-    init(_ parts: AdHocRequestParts) {
-        self.init(
-            parts: parts,
-            responseDecoder: SharedCoders.jsonDecoder,
-            errorDecoder: SharedCoders.jsonDecoder,
-            decode: Self.standardDecode()
-        )
+    /// A request decoded by the standard rules, its parts made here: parts made by the caller and
+    /// passed in were copied once more.
+    init(
+        method: Method,
+        target: AdHocRequestParts.Target,
+        content: RequestContentBuilder.Component,
+        body: (any Encodable & Sendable)?,
+        bodyEncoder: (any EncoderType & Sendable)?
+    ) {
+        self.parts = AdHocRequestParts(
+            method: method, target: target, content: content, body: body, bodyEncoder: bodyEncoder)
+        self.responseDecoder = SharedCoders.jsonDecoder
+        self.errorDecoder = SharedCoders.jsonDecoder
+        self.decoding = .standard
+    }
+
+    /// Turns a 2xx body into `Response`; `nil` when `Response` is not `Decodable`, `Data` or
+    /// `Void` and nothing mapped it.
+    var decode: Decode? {
+        switch decoding {
+        case .standard: Self.standardDecode()
+        case .mapped(let decode): decode
+        }
     }
 
     /// The response-decoding seam: one generic path for `Data`, `Void` and `Decodable` responses.
@@ -82,12 +106,12 @@ public struct AdHocRequest<Response: Sendable, ErrorResponse: Decodable & Sendab
             return { _, _, _ in try Self.cast(()) }
         }
         if let type = Response.self as? any (Decodable & Sendable).Type {
-            return decoding(type)
+            return decodeFunction(for: type)
         }
         return nil
     }
 
-    private static func decoding<Body: Decodable & Sendable>(_ type: Body.Type) -> Decode {
+    private static func decodeFunction<Body: Decodable & Sendable>(for type: Body.Type) -> Decode {
         { data, _, decoder in try Self.cast(decoder.decode(Body.self, from: data)) }
     }
 

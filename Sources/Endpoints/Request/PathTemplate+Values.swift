@@ -1,4 +1,17 @@
 extension PathTemplate.StringInterpolation where T == Void {
+    /// Creates an empty interpolation for an ad-hoc request's path.
+    ///
+    /// The generic initializer, compiled for `Void`: an ad-hoc request's path is made each time
+    /// the request is, and the generic one looks up its types at run time on every call.
+    public init(literalCapacity: Int, interpolationCount: Int) {
+        reserve(interpolationCount: interpolationCount)
+    }
+
+    /// Appends fixed path text to an ad-hoc request's path: the generic method, compiled for `Void`.
+    public mutating func appendLiteral(_ literal: String) {
+        append(literal: literal)
+    }
+
     /// Appends `value` as one path segment of an ``AdHocRequest``'s path: `"users/\(id)/posts"`.
     ///
     /// The value is percent-encoded as an endpoint's path values are (`a/b` → `a%2Fb`), so it can
@@ -6,11 +19,14 @@ extension PathTemplate.StringInterpolation where T == Void {
     /// an empty, `.` or `..` value fails the request with ``EndpointError/invalidPathValue(_:value:)``,
     /// naming it by its place, e.g. `{1}` for the first value.
     public mutating func appendInterpolation<U: ParameterRepresentable>(_ value: U) {
-        let text = value.parameterValue
-        let place = pieces.reduce(1) { count, piece in
-            if case .value = piece { count + 1 } else { count }
+        var place = 1
+        for piece in pieces {
+            switch piece {
+            case .literal: continue
+            case .value, .segment: place += 1
+            }
         }
         // A segment of its own, as an endpoint's path values are (`"users/\(id)/posts"`).
-        pieces.append(.value(name: "\(place)", includesSlash: true) { _ in text })
+        pieces.append(.segment(place: place, text: value.parameterValue))
     }
 }

@@ -26,13 +26,42 @@ import Foundation
 /// server. Put API keys in `auth` rather than `headers`: then logging redacts them and redirects to
 /// another origin drop them. A request's own headers replace the base's headers of the same name.
 public struct RequestBase: Sendable, CustomStringConvertible {
-    let url: Result<URL, EndpointError>
-    let headers: [HeaderEntry<Void>]
+    /// Everything, in one reference: a request holds its base, and copying a request copies it.
+    private final class Storage: Sendable {
+        let url: Result<URL, EndpointError>
+        /// The base URL split for building, once rather than for each request.
+        let urlText: Result<BaseURLText, EndpointError>
+        let headers: [HeaderEntry<Void>]
+        let auth: any AuthenticationMethod
+        let middleware: [any Middleware]
+        let requestProcessor: (@Sendable (URLRequest) -> URLRequest)?
+
+        init(
+            url: Result<URL, EndpointError>,
+            headers: [HeaderEntry<Void>],
+            auth: any AuthenticationMethod,
+            middleware: [any Middleware],
+            requestProcessor: (@Sendable (URLRequest) -> URLRequest)?
+        ) {
+            self.url = url
+            self.urlText = url.map(BaseURLText.init)
+            self.headers = headers
+            self.auth = auth
+            self.middleware = middleware
+            self.requestProcessor = requestProcessor
+        }
+    }
+
+    private let storage: Storage
+
+    var url: Result<URL, EndpointError> { storage.url }
+    var urlText: Result<BaseURLText, EndpointError> { storage.urlText }
+    var headers: [HeaderEntry<Void>] { storage.headers }
     /// The authentication of the requests made on this base.
-    public let auth: any AuthenticationMethod
+    public var auth: any AuthenticationMethod { storage.auth }
     /// The middleware of the requests made on this base, outermost first.
-    public let middleware: [any Middleware]
-    let requestProcessor: (@Sendable (URLRequest) -> URLRequest)?
+    public var middleware: [any Middleware] { storage.middleware }
+    var requestProcessor: (@Sendable (URLRequest) -> URLRequest)? { storage.requestProcessor }
 
     /// A base URL with the headers, authentication and middleware of every request made on it.
     /// - Parameters:
@@ -46,11 +75,13 @@ public struct RequestBase: Sendable, CustomStringConvertible {
         auth: any AuthenticationMethod = NoAuth(),
         middleware: [any Middleware] = []
     ) {
-        self.url = .success(url)
-        self.headers = headers.sorted { $0.key.name < $1.key.name }.map { $0.key.value($0.value) }
-        self.auth = auth
-        self.middleware = middleware
-        self.requestProcessor = nil
+        storage = Storage(
+            url: .success(url),
+            headers: headers.sorted { $0.key.name < $1.key.name }.map { $0.key.value($0.value) },
+            auth: auth,
+            middleware: middleware,
+            requestProcessor: nil
+        )
     }
 
     /// The base of `server` in `environment`: its base URL, `requestProcessor`, `auth` and
@@ -63,16 +94,20 @@ public struct RequestBase: Sendable, CustomStringConvertible {
         environment: Server.Environments = Server.defaultEnvironment
     ) {
         let instance = Server()
-        if let url = instance.baseURL(for: environment) {
-            self.url = .success(url)
+        let url: Result<URL, EndpointError>
+        if let found = instance.baseURL(for: environment) {
+            url = .success(found)
         } else {
-            self.url = .failure(
+            url = .failure(
                 .missingBaseURL(server: String(describing: Server.self), environment: String(describing: environment)))
         }
-        self.headers = []
-        self.auth = Server.auth
-        self.middleware = Server.middleware
-        self.requestProcessor = instance.requestProcessor
+        storage = Storage(
+            url: url,
+            headers: [],
+            auth: Server.auth,
+            middleware: Server.middleware,
+            requestProcessor: instance.requestProcessor
+        )
     }
 
     /// The base URL, without header values (they may hold credentials).

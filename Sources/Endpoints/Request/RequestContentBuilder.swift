@@ -68,8 +68,9 @@ public enum RequestContentBuilder {
         first
     }
 
-    /// One more statement, appended in place (one array each, however many statements).
-    public static func buildPartialBlock(accumulated: Component, next: Item) -> Component {
+    /// One more statement, appended in place (one array each, however many statements): the
+    /// block so far is consumed, so its arrays are not copied to append to them.
+    public static func buildPartialBlock(accumulated: consuming Component, next: consuming Item) -> Component {
         var result = accumulated
         switch next.kind {
         case .parameter(let parameter): result.parameters.append(parameter)
@@ -79,7 +80,7 @@ public enum RequestContentBuilder {
     }
 
     /// One more `if`, `switch` or `for`.
-    public static func buildPartialBlock(accumulated: Component, next: Component) -> Component {
+    public static func buildPartialBlock(accumulated: consuming Component, next: Component) -> Component {
         var result = accumulated
         result.parameters += next.parameters
         result.headers += next.headers

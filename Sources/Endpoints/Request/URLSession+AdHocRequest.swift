@@ -14,7 +14,11 @@ extension AdHocRequest {
     /// Builds the request, or the typed error that stops it before anything is sent: a `Response`
     /// nothing can decode stops it too.
     func builtRequest() throws(EndpointError) -> URLRequest {
-        guard decode != nil else { throw .unsupportedResponse("\(Response.self)") }
+        try builtRequest(decodes: decode != nil)
+    }
+
+    private func builtRequest(decodes: Bool) throws(EndpointError) -> URLRequest {
+        guard decodes else { throw .unsupportedResponse("\(Response.self)") }
         return try urlRequest()
     }
 
@@ -22,14 +26,16 @@ extension AdHocRequest {
     /// the request's own.
     func call(middleware: [any Middleware] = []) -> PipelineCall<Response, ErrorResponse> {
         let request = self
+        // Found once per call: each response of a retried call decodes with the same function.
+        let decode = decode
         return PipelineCall(
             name: name,
-            build: { () throws(EndpointError) in try request.builtRequest() },
+            build: { () throws(EndpointError) in try request.builtRequest(decodes: decode != nil) },
             auth: authentication,
             middleware: (parts.target.base?.middleware ?? []) + middleware + parts.middleware,
             acceptableStatusCodes: parts.acceptableStatusCodes,
             decodeResponse: { data, response in
-                guard let decode = request.decode else { throw EndpointError.unsupportedResponse("\(Response.self)") }
+                guard let decode else { throw EndpointError.unsupportedResponse("\(Response.self)") }
                 return try decode(data, response, request.responseDecoder)
             },
             decodeError: { data in try request.errorDecoder.decode(ErrorResponse.self, from: data) },

@@ -260,6 +260,22 @@ func jsonObject(_ data: Data?) -> NSObject? {
         }
     }
 
+    // The fast paths of making a request (plain literals kept as written, values stored and named
+    // by their place only when needed) give what the general ones give.
+    @Test func pathLiteralsAndValuesFollowTheEndpointRules() throws {
+        let escaped = try Request<Data>.get("a b//c/\(1)//d", on: AdHocFixtures.base).urlRequest()
+        #expect(escaped.url?.absoluteString == "https://api.example.com/v1/a%20b/c/1/d?api-version=2")
+        let template: PathTemplate<Void> = "a b//c"
+        #expect(try template.path(with: ()) == "a%20b/c")
+        #expect(Request<Data>.get("users/\(1)/posts/\(2)", on: AdHocFixtures.base).name == "GET users/{1}/posts/{2}")
+        #expect(throws: EndpointError.invalidPathValue("2", value: ".")) {
+            try Request<Data>.get("users/\(1)/posts/\(".")", on: AdHocFixtures.base).urlRequest()
+        }
+        #expect(throws: EndpointError.invalidHeaderName("X Bad")) {
+            try Request<Data>.get("users", on: AdHocFixtures.base) { Header("X Bad").value("1") }.urlRequest()
+        }
+    }
+
     @Test func descriptionsShowNeitherHeaderValuesNorBodies() {
         let base = RequestBase(
             url: URL(string: "https://api.example.com/?key=secret-key")!, headers: ["X-Key": "secret-key"])

@@ -60,6 +60,26 @@ struct NamingMiddleware: Middleware {
         #expect(fake.requests.isEmpty)
     }
 
+    @Test func aMappedResponseNothingCanDecodeStillFailsBeforeAnythingIsSent() async {
+        struct Image: Sendable {}
+        let fake = FakeHTTPTransport()
+        // `Data` decodes, but the request mapped from has nothing to decode its `Image` with.
+        let request = Request<Image>.get("avatar", on: base).map { _ in Data() }
+        let result = await withFakeTransport(fake) { () async -> Result<Data, Request<Data>.TaskError> in
+            do throws(Request<Data>.TaskError) {
+                return .success(try await URLSession.shared.response(for: request))
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard case .endpointError(.unsupportedResponse(let type)) = result.failure() else {
+            Issue.record("expected .unsupportedResponse, got \(result)")
+            return
+        }
+        #expect(type == "Data")
+        #expect(fake.requests.isEmpty)
+    }
+
     @Test func aThrowingMapIsAResponseParseErrorWithTheBody() async {
         struct Unreadable: Error {}
         let fake = FakeHTTPTransport()
