@@ -102,4 +102,16 @@ struct RawTicksEndpoint: Endpoint {
         }
         #expect(events == ["one", "two"])
     }
+
+    @Test func aMockedReconnectingStreamIsDeliveredOnce() async throws {
+        let body = Data("id: 1\ndata: one\n\ndata: two\n\n".utf8)
+        let events = try await withMock(RawTicksEndpoint.self, action: .return(body)) {
+            var events: [String] = []
+            for try await event in URLSession.shared.events(for: RawTicksEndpoint(), reconnecting: .default) {
+                events.append(event.data)
+            }
+            return events
+        }
+        #expect(events == ["one", "two"])
+    }
 }

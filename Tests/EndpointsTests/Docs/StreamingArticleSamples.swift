@@ -49,6 +49,13 @@ enum StreamingArticle {
         }
     }
 
+    static func reconnecting() async throws {
+        let feed = URLSession.shared.events(for: PriceFeed(), reconnecting: .default)
+        for try await event in feed {
+            print(event.id ?? "-", event.data)
+        }
+    }
+
     static func eventValues() async throws {
         for try await price in try await URLSession.shared.eventValues(for: PriceFeed()) {
             print(price.symbol, price.value)
@@ -124,6 +131,25 @@ enum StreamingArticle {
                 #"price 1 {"symbol":"A","value":1}"#, #"message 1 {"symbol":"B","value":2}"#,
             ])
         #expect(try await run(server) { try await StreamingArticle.eventValues() } == ["A 1", "B 2"])
+    }
+
+    @Test func reconnecting() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let connections = LockedBox<[String?]>([])
+        server.route("/prices") { [sse] request in
+            var count = 0
+            connections.mutate {
+                $0.append(request.header("Last-Event-ID"))
+                count = $0.count
+            }
+            // Once, with "retry: 1" so the reconnection is quick; then 204: no more.
+            let body = Data("retry: 1\n".utf8) + sse
+            return count == 1 ? .streamed([body], contentType: "text/event-stream") : TestServer.Response(status: 204)
+        }
+        let output = try await run(server) { try await StreamingArticle.reconnecting() }
+        #expect(output == [#"1 {"symbol":"A","value":1}"#, #"1 {"symbol":"B","value":2}"#])
+        #expect(connections.value == [nil, "1"])
     }
 
     @Test func linesAndBytes() async throws {
