@@ -28,12 +28,20 @@ struct BenchEvents: Endpoint {
 }
 
 enum StreamingBenchmark {
-    static func run(quick: Bool) async throws {
+    /// Runs every part, or only the one `only` names: `download`, `events` or `parsers`.
+    static func run(quick: Bool, only: String?) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let environment = server.baseURL
-        try await download(server: server, environment: environment, bytes: quick ? 256 << 20 : 1 << 30)
-        try await events(server: server, environment: environment, count: quick ? 50_000 : 200_000)
+        if only == nil || only == "download" {
+            try await download(server: server, environment: environment, bytes: quick ? 256 << 20 : 1 << 30)
+        }
+        if only == nil || only == "events" {
+            try await events(server: server, environment: environment, count: quick ? 50_000 : 200_000)
+        }
+        if only == nil || only == "parsers" {
+            parsers(count: quick ? 50_000 : 200_000)
+        }
     }
 
     static func download(server: TestServer, environment: URL, bytes: Int) async throws {
@@ -55,13 +63,22 @@ enum StreamingBenchmark {
                 size == bytes ? "" : " — WRONG SIZE \(size)"))
     }
 
-    static func events(server: TestServer, environment: URL, count: Int) async throws {
-        var text = ""
-        for index in 0..<count { text += "id: \(index)\ndata: {\"n\":\(index),\"text\":\"tick\"}\n\n" }
+    /// `text` in chunks of 16 KiB, as a server would send it.
+    static func chunked(_ text: String) -> [Data] {
         let bytes = Array(text.utf8)
-        let chunks = stride(from: 0, to: bytes.count, by: 16 * 1024).map {
+        return stride(from: 0, to: bytes.count, by: 16 * 1024).map {
             Data(bytes[$0..<min($0 + 16 * 1024, bytes.count)])
         }
+    }
+
+    static func eventStream(count: Int) -> [Data] {
+        var text = ""
+        for index in 0..<count { text += "id: \(index)\ndata: {\"n\":\(index),\"text\":\"tick\"}\n\n" }
+        return chunked(text)
+    }
+
+    static func events(server: TestServer, environment: URL, count: Int) async throws {
+        let chunks = eventStream(count: count)
         server.route("/events") { _ in .streamed(chunks, contentType: "text/event-stream") }
         var library: [(Double, Double)] = []
         var handWritten: [(Double, Double)] = []
@@ -87,6 +104,58 @@ enum StreamingBenchmark {
         print("server-sent events, \(count) events of ~40 bytes, best of 3:")
         report("events(for:)                 ", library)
         report("hand-written delegate reader ", handWritten)
+    }
+
+    /// The parsers alone, in memory, on the same 16 KiB chunks: the event-stream parser against a
+    /// loop that only counts blank lines, and the JSON-lines splitter against one that counts LFs.
+    static func parsers(count: Int) {
+        let events = eventStream(count: count)
+        var lines = ""
+        for index in 0..<count { lines += "{\"n\":\(index),\"text\":\"tick\"}\n" }
+        let jsonLines = chunked(lines)
+        func time(_ body: () -> Int) -> Double {
+            var best = Double.infinity
+            for _ in 0..<5 {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let seen = body()
+                best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                if seen != count { print("  (counted \(seen) of \(count))") }
+            }
+            return Double(count) / best
+        }
+        let parser = time {
+            var parser = ServerSentEventParser()
+            return events.reduce(0) { $0 + parser.parse($1).count } + parser.finish().count
+        }
+        let counter = time { countLines(events, blankOnly: true) }
+        let splitter = time {
+            var splitter = JSONLinesSplitter()
+            return jsonLines.reduce(0) { $0 + splitter.parse($1).count } + splitter.finish().count
+        }
+        let lineCounter = time { countLines(jsonLines, blankOnly: false) }
+        print("parsers in memory, \(count) values in 16 KiB chunks, best of 5:")
+        print(String(format: "  ServerSentEventParser         %.0f events/s", parser))
+        print(String(format: "  hand-written blank-line count %.0f events/s", counter))
+        print(String(format: "  JSONLinesSplitter             %.0f lines/s", splitter))
+        print(String(format: "  hand-written LF count         %.0f lines/s", lineCounter))
+    }
+
+    /// The hand-written baseline: LFs (or LFs after an LF) counted byte by byte, as the delegate
+    /// reader does.
+    static func countLines(_ chunks: [Data], blankOnly: Bool) -> Int {
+        var count = 0
+        var previousWasNewline = false
+        for chunk in chunks {
+            for byte in chunk {
+                if byte == 0x0A {
+                    if previousWasNewline || !blankOnly { count += 1 }
+                    previousWasNewline = true
+                } else {
+                    previousWasNewline = false
+                }
+            }
+        }
+        return count
     }
 
     static func measure(_ expected: Int, _ body: () async throws -> Int) async throws -> (Double, Double) {

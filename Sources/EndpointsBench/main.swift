@@ -6,7 +6,8 @@ import Foundation
 //          raw URLSession.data(for:) + JSONDecoder (`--quick` for fewer requests)
 //   auth   a 1,000-request burst with expired tokens, against the same burst with valid tokens
 //   stream a 1 GB download to a file (peak RSS above idle), and server-sent events per second
-//          against a hand-written URLSessionDataDelegate reader (`--quick`: 256 MB, fewer events)
+//          against a hand-written URLSessionDataDelegate reader, and the SSE and JSON-lines parsers
+//          alone in memory (`--quick`: 256 MB, fewer events; `--only=download|events|parsers`)
 let mode = CommandLine.arguments.dropFirst().first ?? "all"
 if mode == "build" || mode == "all" {
     BuildBenchmark.run(count: 200_000)
@@ -18,5 +19,6 @@ if mode == "auth" || mode == "all" {
     try await runAuthBurstBenchmark()
 }
 if mode == "stream" || mode == "all" {
-    try await StreamingBenchmark.run(quick: CommandLine.arguments.contains("--quick"))
+    let only = CommandLine.arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst("--only=".count)) }
+    try await StreamingBenchmark.run(quick: CommandLine.arguments.contains("--quick"), only: only)
 }

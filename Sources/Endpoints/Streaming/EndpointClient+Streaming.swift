@@ -60,7 +60,7 @@ extension EndpointClient {
         middleware: [any Middleware] = []
     ) async throws(T.TaskError) -> EndpointStream<ServerSentEvent, T.ErrorResponse> {
         try await openStream(endpoint, environment, auth, middleware) { _ in
-            StreamDecoder.events(ServerSentEventParser()) { $0 }
+            StreamDecoder.events(ServerSentEventParser())
         } mocked: { value in
             guard let data = value as? Data else { throw MockedStreamError(endpoint: T.self, format: "events") }
             var parser = ServerSentEventParser()

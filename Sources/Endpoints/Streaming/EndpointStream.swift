@@ -49,8 +49,10 @@ public struct EndpointStream<Element: Sendable, ErrorResponse: Sendable>: AsyncS
         private var body: ResponseBody.AsyncIterator?
         private let decoder: StreamDecoder<Element>?
         private let response: HTTPURLResponse
-        private var pending: [Result<Element, DecodingStepError>]
+        /// The values decoded from the last chunk, handed out in order, then `failure` if any.
+        private var pending: [Element]
         private var index = 0
+        private var failure: DecodingStepError?
         private var ended = false
 
         init(_ stream: EndpointStream) {
@@ -63,7 +65,7 @@ public struct EndpointStream<Element: Sendable, ErrorResponse: Sendable>: AsyncS
             case .elements(let elements):
                 body = nil
                 decoder = nil
-                pending = elements.map { .success($0) }
+                pending = elements
                 ended = true
             }
         }
@@ -73,18 +75,18 @@ public struct EndpointStream<Element: Sendable, ErrorResponse: Sendable>: AsyncS
             while true {
                 if index < pending.count {
                     defer { index += 1 }
-                    switch pending[index] {
-                    case .success(let element):
-                        return element
-                    case .failure(let failure):
-                        // The stream ends at a value that does not decode; the transfer stops.
-                        pending = []
-                        ended = true
-                        body?.cancel()
-                        body = nil
-                        throw .responseParseError(
-                            httpResponse: response, data: failure.data, error: DecodingFailure(failure.error))
-                    }
+                    return pending[index]
+                }
+                if let failure {
+                    // The stream ends at a value that does not decode; the transfer stops.
+                    self.failure = nil
+                    pending = []
+                    index = 0
+                    ended = true
+                    body?.cancel()
+                    body = nil
+                    throw .responseParseError(
+                        httpResponse: response, data: failure.data, error: DecodingFailure(failure.error))
                 }
                 pending = []
                 index = 0
@@ -98,12 +100,15 @@ public struct EndpointStream<Element: Sendable, ErrorResponse: Sendable>: AsyncS
                     throw Failure(error)
                 }
                 self.body = body
+                let step: StreamDecoder<Element>.Step
                 if let chunk {
-                    pending = decoder.feed(chunk)
+                    step = decoder.feed(chunk)
                 } else {
                     ended = true
-                    pending = decoder.finish()
+                    step = decoder.finish()
                 }
+                pending = step.values
+                failure = step.failure
             }
         }
     }
@@ -121,7 +126,12 @@ struct DecodingStepError: Error {
 /// Turns chunks of a body into values, or the failure of the first value that did not decode;
 /// one per iterator, used from one task.
 final class StreamDecoder<Element> {
-    typealias Step = [Result<Element, DecodingStepError>]
+    /// The values one chunk completed, and the failure that ended them, if one did.
+    struct Step {
+        var values: [Element]
+        var failure: DecodingStepError?
+    }
+
     private let feedChunk: (Data) -> Step
     private let finishStream: () -> Step
 
@@ -133,26 +143,40 @@ final class StreamDecoder<Element> {
     func feed(_ chunk: Data) -> Step { feedChunk(chunk) }
     func finish() -> Step { finishStream() }
 
-    /// `items` turned into values with `transform`, up to and including the first failure.
+    /// `items` turned into values with `transform`, up to the first failure.
     static func values<Item>(
         _ items: [Item], bytes: (Item) -> Data, _ transform: (Item) throws -> Element
     ) -> Step {
-        var values: Step = []
+        var step = Step(values: [], failure: nil)
+        step.values.reserveCapacity(items.count)
         for item in items {
             do {
-                values.append(.success(try transform(item)))
+                step.values.append(try transform(item))
             } catch {
-                values.append(.failure(DecodingStepError(data: bytes(item), error: error)))
+                step.failure = DecodingStepError(data: bytes(item), error: error)
                 break
             }
         }
-        return values
+        return step
     }
 }
 
 extension StreamDecoder where Element == Data {
     /// The chunks as they arrive.
-    static func chunks() -> StreamDecoder { StreamDecoder(feed: { [.success($0)] }, finish: { [] }) }
+    static func chunks() -> StreamDecoder {
+        StreamDecoder(feed: { Step(values: [$0]) }, finish: { Step(values: []) })
+    }
+}
+
+extension StreamDecoder where Element == ServerSentEvent {
+    /// Each server-sent event as the parser dispatches it.
+    static func events(_ parser: ServerSentEventParser) -> StreamDecoder {
+        let box = MutableBox(parser)
+        return StreamDecoder(
+            feed: { Step(values: box.value.parse($0)) },
+            finish: { Step(values: box.value.finish()) }
+        )
+    }
 }
 
 extension StreamDecoder {

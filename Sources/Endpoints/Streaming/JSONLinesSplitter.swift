@@ -13,7 +13,11 @@ import Foundation
 /// - Blank lines (empty, or only spaces and tabs) are skipped.
 /// - The last line needs no newline: ``finish()`` returns it.
 /// - Bytes are kept as they are; a chunk may end anywhere, also inside a UTF-8 sequence.
+///
+/// A chunk that is contiguous in memory (`Data`, `[UInt8]`, a slice of either) is scanned in
+/// place; only a line that a chunk ends inside is kept for the next one.
 public struct JSONLinesSplitter: Sendable {
+    /// The start of a line that the previous chunk ended inside.
     private var line: [UInt8] = []
 
     /// Creates a splitter at the start of a stream.
@@ -22,12 +26,9 @@ public struct JSONLinesSplitter: Sendable {
     /// Reads `bytes`, the next part of the stream, and returns the lines it completed, in order.
     public mutating func parse(_ bytes: some Sequence<UInt8>) -> [Data] {
         var lines: [Data] = []
-        for byte in bytes {
-            if byte == 0x0A {
-                endLine(into: &lines)
-            } else {
-                line.append(byte)
-            }
+        let done: Void? = bytes.withContiguousStorageIfAvailable { parse($0, into: &lines) }
+        if done == nil {
+            Array(bytes).withUnsafeBufferPointer { parse($0, into: &lines) }
         }
         return lines
     }
@@ -35,16 +36,41 @@ public struct JSONLinesSplitter: Sendable {
     /// Ends the stream and returns its last line when it had no newline and is not blank.
     public mutating func finish() -> [Data] {
         var lines: [Data] = []
-        endLine(into: &lines)
+        line.withUnsafeBufferPointer { Self.endLine($0, into: &lines) }
+        line = []
         return lines
     }
 
-    private mutating func endLine(into lines: inout [Data]) {
-        defer { line.removeAll(keepingCapacity: true) }
-        var end = line.endIndex
-        if end > 0, line[end - 1] == 0x0D { end -= 1 }
-        let content = line[..<end]
+    private mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>, into lines: inout [Data]) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        let count = bytes.count
+        var start = 0
+        while start < count {
+            var end = start
+            while end < count, base[end] != 0x0A { end += 1 }
+            let part = UnsafeBufferPointer(start: base + start, count: end - start)
+            if end == count {
+                // The chunk ends inside this line: keep its start for the next chunk.
+                line.append(contentsOf: part)
+                return
+            }
+            if line.isEmpty {
+                Self.endLine(part, into: &lines)
+            } else {
+                line.append(contentsOf: part)
+                line.withUnsafeBufferPointer { Self.endLine($0, into: &lines) }
+                line.removeAll(keepingCapacity: true)
+            }
+            start = end + 1
+        }
+    }
+
+    /// Appends `line` (without its LF) unless it is blank, dropping a CR that ends it.
+    private static func endLine(_ line: UnsafeBufferPointer<UInt8>, into lines: inout [Data]) {
+        var count = line.count
+        if count > 0, line[count - 1] == 0x0D { count -= 1 }
+        let content = UnsafeBufferPointer(rebasing: line[..<count])
         guard content.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
-        lines.append(Data(content))
+        lines.append(Data(buffer: content))
     }
 }

@@ -23,6 +23,11 @@
 ///
 /// Splitting the input differently never changes the events: the parser keeps an incomplete line
 /// as bytes and decodes only whole lines, so a chunk may end inside a UTF-8 sequence.
+///
+/// It works on the bytes in place: a chunk that is contiguous in memory (`Data`, `[UInt8]`, a
+/// slice of either) is scanned for line ends without copying, and only a line that a chunk ends
+/// inside is kept for the next one. Each dispatched event costs its `data` string (and its `id`
+/// when it sets one); there is no per-line allocation.
 public struct ServerSentEventParser: Sendable {
     /// Whether ``finish()`` dispatches an event that the stream ended before its blank line.
     public let dispatchesUnterminatedEvent: Bool
@@ -30,15 +35,19 @@ public struct ServerSentEventParser: Sendable {
     public private(set) var reconnectionTime: Int?
     /// The last event ID the stream set with `id:`; `nil` when none was set or it was set empty.
     /// A client reconnecting sends it as `Last-Event-ID`.
-    public var lastEventID: String? { lastEventIDBytes.isEmpty ? nil : Self.text(lastEventIDBytes) }
+    public private(set) var lastEventID: String?
 
+    /// The start of a line that the previous chunk ended inside.
     private var line: [UInt8] = []
+    /// The previous chunk ended with CR, so an LF starting this one ends no line.
     private var afterCR = false
+    /// No line has ended yet: the first one may start with a byte order mark.
     private var atStart = true
+    /// The data buffer: the event's `data` lines joined with LF.
     private var data: [UInt8] = []
     private var hasData = false
-    private var eventType: [UInt8] = []
-    private var lastEventIDBytes: [UInt8] = []
+    /// The event type buffer; empty means `message`.
+    private var eventType = ""
     private var retryForEvent: Int?
 
     /// Creates a parser at the start of a stream.
@@ -51,17 +60,9 @@ public struct ServerSentEventParser: Sendable {
     /// Reads `bytes`, the next part of the stream, and returns the events it completed, in order.
     public mutating func parse(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
-        for byte in bytes {
-            switch byte {
-            case 0x0A where afterCR:
-                afterCR = false
-            case 0x0A, 0x0D:
-                afterCR = byte == 0x0D
-                endLine(into: &events)
-            default:
-                afterCR = false
-                line.append(byte)
-            }
+        let done: Void? = bytes.withContiguousStorageIfAvailable { parse($0, into: &events) }
+        if done == nil {
+            Array(bytes).withUnsafeBufferPointer { parse($0, into: &events) }
         }
         return events
     }
@@ -72,7 +73,7 @@ public struct ServerSentEventParser: Sendable {
     public mutating func finish() -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         if dispatchesUnterminatedEvent {
-            if !line.isEmpty { endLine(into: &events) }
+            if !line.isEmpty { endCarriedLine(with: UnsafeBufferPointer(start: nil, count: 0), into: &events) }
             dispatch(into: &events)
         }
         line = []
@@ -80,72 +81,121 @@ public struct ServerSentEventParser: Sendable {
         atStart = true
         data = []
         hasData = false
-        eventType = []
+        eventType = ""
         retryForEvent = nil
         return events
     }
 
-    private mutating func endLine(into events: inout [ServerSentEvent]) {
-        defer { line.removeAll(keepingCapacity: true) }
+    /// Splits `bytes` into lines: a tight scan for CR or LF, each whole line read where it lies.
+    private mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>, into events: inout [ServerSentEvent]) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        let count = bytes.count
         var start = 0
+        if afterCR {
+            afterCR = false
+            if base[0] == 0x0A { start = 1 }  // the LF of a CRLF split across chunks
+        }
+        while start < count {
+            var end = start
+            while end < count {
+                let byte = base[end]
+                if byte <= 0x0D, byte == 0x0A || byte == 0x0D { break }
+                end += 1
+            }
+            if end == count {
+                // The chunk ends inside this line: keep its start for the next chunk.
+                line.append(contentsOf: UnsafeBufferPointer(start: base + start, count: end - start))
+                return
+            }
+            let content = UnsafeBufferPointer(start: base + start, count: end - start)
+            if line.isEmpty {
+                readLine(content, into: &events)
+            } else {
+                endCarriedLine(with: content, into: &events)
+            }
+            if base[end] == 0x0D {
+                if end + 1 == count {
+                    afterCR = true
+                } else if base[end + 1] == 0x0A {
+                    end += 1
+                }
+            }
+            start = end + 1
+        }
+    }
+
+    /// Ends the line the previous chunks began, with `rest`, its last part.
+    private mutating func endCarriedLine(with rest: UnsafeBufferPointer<UInt8>, into events: inout [ServerSentEvent]) {
+        var whole: [UInt8] = []
+        swap(&whole, &line)
+        whole.append(contentsOf: rest)
+        whole.withUnsafeBufferPointer { readLine($0, into: &events) }
+        whole.removeAll(keepingCapacity: true)
+        swap(&whole, &line)
+    }
+
+    /// Reads one line, without its line end.
+    private mutating func readLine(_ line: UnsafeBufferPointer<UInt8>, into events: inout [ServerSentEvent]) {
+        var start = 0
+        let count = line.count
         if atStart {
             atStart = false
-            if line.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+            if count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF { start = 3 }
         }
-        let content = line[start...]
-        guard let first = content.first else {
+        guard start < count else {
             dispatch(into: &events)
             return
         }
-        if first == 0x3A { return }  // a comment
-        let field: ArraySlice<UInt8>
-        var value: ArraySlice<UInt8>
-        if let colon = content.firstIndex(of: 0x3A) {
-            field = content[..<colon]
-            value = content[(colon + 1)...]
-            if value.first == 0x20 { value = value.dropFirst() }
-        } else {
-            field = content
-            value = []
-        }
-        process(field: field, value: value)
-    }
-
-    private mutating func process(field: ArraySlice<UInt8>, value: ArraySlice<UInt8>) {
-        if field.elementsEqual("data".utf8) {
+        if line[start] == 0x3A { return }  // a comment
+        var colon = start
+        while colon < count, line[colon] != 0x3A { colon += 1 }
+        var valueStart = colon < count ? colon + 1 : count
+        if valueStart < count, line[valueStart] == 0x20 { valueStart += 1 }
+        let value = UnsafeBufferPointer(rebasing: line[valueStart..<count])
+        let field = UnsafeBufferPointer(rebasing: line[start..<colon])
+        switch field.count {
+        case 4 where field[0] == 0x64 && field[1] == 0x61 && field[2] == 0x74 && field[3] == 0x61:  // data
             if hasData { data.append(0x0A) }
             data.append(contentsOf: value)
             hasData = true
-        } else if field.elementsEqual("event".utf8) {
-            eventType = Array(value)
-        } else if field.elementsEqual("id".utf8) {
-            if !value.contains(0) { lastEventIDBytes = Array(value) }
-        } else if field.elementsEqual("retry".utf8) {
-            guard !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }) else { return }
-            // Digits beyond Int's range keep the largest time rather than wrapping.
-            var milliseconds = 0
-            for digit in value {
-                let (times10, overflow1) = milliseconds.multipliedReportingOverflow(by: 10)
-                let (sum, overflow2) = times10.addingReportingOverflow(Int(digit - 0x30))
-                if overflow1 || overflow2 {
-                    milliseconds = .max
-                    break
-                }
-                milliseconds = sum
-            }
-            reconnectionTime = milliseconds
-            retryForEvent = milliseconds
+        case 5 where field[0] == 0x65 && field[1] == 0x76 && field[2] == 0x65 && field[3] == 0x6E && field[4] == 0x74:
+            // event
+            eventType = Self.text(value)
+        case 2 where field[0] == 0x69 && field[1] == 0x64:  // id
+            if !value.contains(0) { lastEventID = value.isEmpty ? nil : Self.text(value) }
+        case 5 where field[0] == 0x72 && field[1] == 0x65 && field[2] == 0x74 && field[3] == 0x72 && field[4] == 0x79:
+            // retry
+            readRetry(value)
+        default:
+            break  // an unknown field
         }
+    }
+
+    private mutating func readRetry(_ value: UnsafeBufferPointer<UInt8>) {
+        guard !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }) else { return }
+        // Digits beyond Int's range keep the largest time rather than wrapping.
+        var milliseconds = 0
+        for digit in value {
+            let (times10, overflow1) = milliseconds.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(Int(digit - 0x30))
+            if overflow1 || overflow2 {
+                milliseconds = .max
+                break
+            }
+            milliseconds = sum
+        }
+        reconnectionTime = milliseconds
+        retryForEvent = milliseconds
     }
 
     private mutating func dispatch(into events: inout [ServerSentEvent]) {
         defer {
             data.removeAll(keepingCapacity: true)
             hasData = false
-            eventType = []
+            eventType = ""
         }
         guard hasData else { return }
-        let type = eventType.isEmpty ? "message" : Self.text(eventType)
+        let type = eventType.isEmpty ? "message" : eventType
         events.append(ServerSentEvent(type: type, data: Self.text(data), id: lastEventID, retry: retryForEvent))
         retryForEvent = nil
     }

@@ -30,6 +30,13 @@ import Testing
         #expect(splitter.finish().isEmpty)
     }
 
+    @Test func aSequenceWithoutContiguousStorageGivesTheSameLines() {
+        var splitter = JSONLinesSplitter()
+        var parsed = splitter.parse("{\"a\":1}\r\n\n{\"b\"".utf8.lazy.map { $0 })
+        parsed += splitter.parse(":2}\n3".utf8.lazy.map { $0 }) + splitter.finish()
+        #expect(parsed.map { String(decoding: $0, as: UTF8.self) } == ["{\"a\":1}", "{\"b\":2}", "3"])
+    }
+
     @Test func splittingAtEveryByteGivesTheSameLines() {
         let bytes = Array("{\"name\":\"日本語\"}\r\n\n{\"emoji\":\"🎉\"}\n  \n{\"é\":1}".utf8)
         var whole = JSONLinesSplitter()

@@ -134,6 +134,16 @@ import Testing
         #expect(fourth == [ServerSentEvent(data: "test"), ServerSentEvent(data: "test")])
     }
 
+    /// A sequence without contiguous storage is read like the same bytes in an array.
+    @Test func aSequenceWithoutContiguousStorageGivesTheSameEvents() {
+        let text = "\u{FEFF}data: a\r\ndata: b\r\n\r\nid: 1\nevent: e\ndata: c\r"
+        var parser = ServerSentEventParser()
+        var parsed = parser.parse(text.utf8.lazy.map { $0 })
+        parsed += parser.parse("\n\r\n".utf8.lazy.map { $0 }) + parser.finish()
+        #expect(parsed == events(text + "\n\r\n"))
+        #expect(parsed.count == 2)
+    }
+
     /// One input with every rule, BOM and multi-byte characters, split in two at every byte and
     /// fed one byte at a time: always the same events.
     @Test func splittingAtEveryByteGivesTheSameEvents() {
