@@ -8,7 +8,7 @@ import PackageDescription
 /// One executable per fuzz target; scripts/fuzz.sh lists them in the same order.
 let targets = [
     "FuzzPathSegment", "FuzzQueryForm", "FuzzMultipart", "FuzzHeaders", "FuzzRetryAfter", "FuzzCURL",
-    // Streaming parsers (server-sent events, JSON lines) go here once they land: issue 10.
+    "FuzzSSE", "FuzzJSONLines",
 ]
 
 let package = Package(

@@ -21,8 +21,8 @@ targets=(
     FuzzHeaders
     FuzzRetryAfter
     FuzzCURL
-    # Streaming parsers (server-sent events, JSON lines; issue 10) go here when they land, each
-    # checking that splitting the same input at any byte yields the same events.
+    FuzzSSE
+    FuzzJSONLines
 )
 
 runs=1000000

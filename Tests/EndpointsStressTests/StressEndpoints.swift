@@ -58,6 +58,21 @@ struct StressPost: Endpoint {
     let body: Body
 }
 
+/// One item of a stream: the request's `id` and the item's place in its stream.
+struct StressItem: Codable, Sendable, Equatable {
+    let id: Int
+    let index: Int
+}
+
+/// `GET /stress/stream/{id}`: ``StressServer/streamItems(_:)`` as JSON lines (even `id`) or as
+/// server-sent events (odd `id`), in chunks cut at odd places.
+struct StressStreamed: Endpoint {
+    typealias Server = StressServerDefinition
+    typealias Response = StressItem
+    static let definition: Definition<StressStreamed> = Definition(path: "stress/stream/\(path: \.id)")
+    let pathComponents: StressID
+}
+
 /// `GET /stress/park/{id}`: answered only once the run releases it.
 struct StressParked: Endpoint {
     typealias Server = StressServerDefinition

@@ -10,14 +10,16 @@ import Testing
 
 /// What one request of the mix does, and so how it must end.
 enum StressKind: String, CaseIterable, Sendable {
-    case get, post, cancelBeforeArrival, cancelAfterArrival, timeout, dropped, busyThenOK, busyExhausted, auth
+    case get, post, stream, cancelBeforeArrival, cancelAfterArrival, timeout, dropped, busyThenOK, busyExhausted, auth
 
-    /// How many of every 20 requests are of this kind: 10% cancellations, 5% timeouts, 5% dropped
+    /// How many of every 20 requests are of this kind: 20% GETs, 15% POSTs, 10% streams (JSON
+    /// lines and server-sent events, read to the end), 10% cancellations, 5% timeouts, 5% dropped
     /// connections, 15% 503s with Retry-After, 20% behind expiring tokens.
     var weight: Int {
         switch self {
-        case .get: 5
-        case .post: 4
+        case .get: 4
+        case .post: 3
+        case .stream: 2
         case .cancelBeforeArrival, .cancelAfterArrival, .timeout, .dropped, .busyExhausted: 1
         case .busyThenOK: 2
         case .auth: 4
@@ -26,7 +28,7 @@ enum StressKind: String, CaseIterable, Sendable {
 
     var expected: StressOutcome {
         switch self {
-        case .get, .post, .busyThenOK, .auth: .ok
+        case .get, .post, .stream, .busyThenOK, .auth: .ok
         case .cancelBeforeArrival, .cancelAfterArrival: .cancelled
         case .timeout: .timedOut
         case .dropped: .connectionLost
@@ -70,6 +72,8 @@ enum StressOutcome: Hashable, Sendable, CustomStringConvertible {
 struct StressReport: CustomStringConvertible {
     var requests = 0
     var outcomes: [StressOutcome: Int] = [:]
+    /// Requests of each kind that ended as the kind expects.
+    var expectedByKind: [StressKind: Int] = [:]
     var mismatches: [String] = []
     var waves = 0
     var refreshes = 0
@@ -79,8 +83,9 @@ struct StressReport: CustomStringConvertible {
 
     var description: String {
         let kinds = outcomes.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let byKind = StressKind.allCases.map { "\($0) \(expectedByKind[$0, default: 0])" }.joined(separator: ", ")
         return "\(requests) requests in \(String(format: "%.1f", seconds)) s: \(kinds); "
-            + "\(waves) expiry waves, \(refreshes) refreshes"
+            + "as expected by kind: \(byKind); \(waves) expiry waves, \(refreshes) refreshes"
     }
 }
 
@@ -136,6 +141,7 @@ struct StressRun {
                     var next = 0
                     func record(_ id: Int, _ outcome: StressOutcome) {
                         report.outcomes[outcome, default: 0] += 1
+                        if outcome == kinds[id].expected { report.expectedByKind[kinds[id], default: 0] += 1 }
                         if outcome != kinds[id].expected, report.mismatches.count < 20 {
                             report.mismatches.append("request \(id) (\(kinds[id])): \(outcome)")
                         }
@@ -228,6 +234,22 @@ private func send(
         return await outcome(StressPost(body: body)) { echo in
             let echoed = echo.body.flatMap { try? JSONDecoder().decode(StressPost.Body.self, from: Data($0.utf8)) }
             return echoed == body ? nil : "echoed body differs"
+        }
+    case .stream:
+        // Even requests read JSON lines, odd ones server-sent events; each stream must deliver
+        // every item, in order, whatever chunks the server cut it into.
+        let endpoint = StressStreamed(pathComponents: StressID(id: id))
+        do throws(StressStreamed.TaskError) {
+            let stream =
+                id.isMultiple(of: 2)
+                ? try await session.lines(for: endpoint) : try await session.eventValues(for: endpoint)
+            var items: [StressItem] = []
+            for try await item in stream { items.append(item) }
+            let expected = StressServer.streamItems(id)
+            return items == expected
+                ? .ok : .unexpected("\(items.count) of \(expected.count) items, \(items.prefix(3))")
+        } catch {
+            return StressOutcome(error)
         }
     case .cancelBeforeArrival, .cancelAfterArrival:
         let request = Task { await outcome(StressParked(pathComponents: StressID(id: id))) }

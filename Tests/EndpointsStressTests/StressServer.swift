@@ -72,6 +72,9 @@ final class Parking: Sendable {
 
 /// The loopback server of one stress run, with its routes:
 ///
+/// - `/stress/stream/{id}`: ``streamItems(_:)`` as JSON lines (even `id`) or server-sent events
+///   (odd `id`, with IDs and comments), streamed in chunks of 3 to 13 bytes, so that lines, UTF-8
+///   sequences and CRLFs are cut across chunks.
 /// - `/stress/park/{id}`: parks the request (see ``Parking``), then answers 200.
 /// - `/stress/busy/{id}?fail=K`: 503 with `Retry-After: 0` for the first K attempts of `id`, then 200.
 /// - `/stress/auth/{id}`: 200 when the bearer token is the current access token, 401 otherwise.
@@ -96,6 +99,15 @@ final class StressServer: Sendable {
 
     init() throws {
         http = try TestServer()
+        http.route("/stress/stream/*") { request in
+            let id = Self.id(of: request)
+            let body = Self.streamBody(id)
+            let size = id % 11 + 3
+            let chunks = stride(from: 0, to: body.count, by: size).map { body[$0..<min(body.count, $0 + size)] }
+            return .streamed(
+                chunks.map { Data($0) },
+                contentType: id.isMultiple(of: 2) ? "application/x-ndjson" : "text/event-stream")
+        }
         http.route("/stress/park/*") { [parking] request in
             await parking.park(Self.id(of: request))
             return .json(["parked": "released"])
@@ -135,6 +147,31 @@ final class StressServer: Sendable {
             guard let pair else { return .json(["message": "stale refresh token"], status: 401) }
             return .json(pair)
         }
+    }
+
+    /// The items `/stress/stream/{id}` sends: 3 to 9 of them.
+    static func streamItems(_ id: Int) -> [StressItem] {
+        (0..<(id % 7 + 3)).map { StressItem(id: id, index: $0) }
+    }
+
+    /// The body of `/stress/stream/{id}`: one JSON line per item (CRLF after every third, a blank
+    /// line after the first), or one event per item with a comment and an ID, the data split over
+    /// two `data:` lines for every other item. Non-ASCII padding puts multi-byte characters in.
+    private static func streamBody(_ id: Int) -> [UInt8] {
+        var text = ""
+        for item in streamItems(id) {
+            let json = #"{"id":\#(item.id),"index":\#(item.index),"pad":"é✓🎉"}"#
+            if id.isMultiple(of: 2) {
+                text += json + (item.index % 3 == 2 ? "\r\n" : "\n") + (item.index == 0 ? "\n" : "")
+            } else if item.index.isMultiple(of: 2) {
+                text += ": item \(item.index)\r\nid: \(id)-\(item.index)\r\ndata: \(json)\r\n\r\n"
+            } else {
+                // After the first comma, so the `\n` joining the two lines is JSON whitespace.
+                let cut = json.index(after: json.firstIndex(of: ",")!)
+                text += "id: \(id)-\(item.index)\ndata:\(json[..<cut])\ndata: \(json[cut...])\n\n"
+            }
+        }
+        return Array(text.utf8)
     }
 
     /// Makes the server reject the current access token: the start of an expiry wave.

@@ -9,14 +9,14 @@ import Testing
     import Glibc
 #endif
 
-/// The pipeline under load and faults: a mix of GETs, POSTs with bodies, cancellations,
-/// timeouts, connections dropped mid-body, 503s with Retry-After through RetryMiddleware, and
-/// expiring JWT tokens, at 64 in flight against the loopback server.
+/// The pipeline under load and faults: a mix of GETs, POSTs with bodies, streams (JSON lines and
+/// server-sent events, read to the end), cancellations, timeouts, connections dropped mid-body,
+/// 503s with Retry-After through RetryMiddleware, and expiring JWT tokens, at 64 in flight
+/// against the loopback server.
 ///
 /// Every request must end in its kind's outcome, none may hang (a watchdog fails the run), each
 /// expiry wave must cost exactly one refresh, and memory must not grow across three runs.
 /// `ENDPOINTS_STRESS_REQUESTS` sets the requests per run (2,000 by default; CI's full size is 10,000).
-/// Streams join the mix when streaming lands (issue 10): add a kind to `StressKind`.
 @Suite struct StressTests {
     static let requests = ProcessInfo.processInfo.environment["ENDPOINTS_STRESS_REQUESTS"].flatMap(Int.init) ?? 2000
 
