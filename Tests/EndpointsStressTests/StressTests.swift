@@ -61,7 +61,7 @@ enum Memory {
     /// Resident set size now: the second field of `/proc/self/statm`, in pages, after glibc has
     /// returned the free memory at the top of its heaps (so freed memory is not counted).
     static var residentBytes: Int {
-        trimHeap?(0)
+        _ = trimHeap?(0)
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
