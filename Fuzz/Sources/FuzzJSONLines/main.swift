@@ -109,16 +109,16 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             ? try jsonDecoder.decode([String: String].self, from: line)["v"]!
             : try jsonDecoder.decode(String.self, from: line)
     }
-    let decoded = chunked(
-        stream, sizes: chunkSizes, feed: { decoder.feed($0) }, finish: { decoder.finish() }
-    ).map { result in
-        result.mapError { failure in
+    func delivered(_ step: StreamDecoder<String>.Step) -> [String] {
+        if let failure = step.failure {
             require(
                 false,
                 "\(String(decoding: failure.data, as: UTF8.self).debugDescription) did not decode: \(failure.error)")
-            return failure
         }
-    }.compactMap { try? $0.get() }
+        return step.values
+    }
+    let decoded = chunked(
+        stream, sizes: chunkSizes, feed: { delivered(decoder.feed($0)) }, finish: { delivered(decoder.finish()) })
     require(decoded.count == values.count, "\(decoded.count) values read, \(values.count) written")
     for (read, written) in zip(decoded, values) {
         require(identical(read, written), "\(written.debugDescription) read as \(read.debugDescription)")

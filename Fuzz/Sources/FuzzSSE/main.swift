@@ -117,6 +117,12 @@ func requireSame(
     require(parser.reconnectionTime == expected.reconnectionTime, "\(how()): reconnection time")
 }
 
+/// The events of one decoding step, which never fails: an event is never decoded further.
+func delivered(_ step: StreamDecoder<ServerSentEvent>.Step) -> [ServerSentEvent] {
+    require(step.failure == nil, "an event failed to decode: \(String(describing: step.failure))")
+    return step.values
+}
+
 /// Feeds `bytes` to `parser` in chunks of the sizes in `sizes` (repeated; 0 is an empty chunk),
 /// as `Data` slices through the pipeline's decoder, checking after chunk number `checkedStep` (if
 /// any) that exactly the events completed so far came out.
@@ -131,7 +137,7 @@ func chunked(
     var step = 0
     while offset < bytes.count || step == 0 {
         let end = min(bytes.count, offset + sizes[step % sizes.count])
-        events += decoder.feed(data[offset..<end]).map { try! $0.get() }
+        events += delivered(decoder.feed(data[offset..<end]))
         offset = end
         step += 1
         if step == checkedStep {
@@ -142,7 +148,7 @@ func chunked(
                 "after \(end) of \(bytes.count) bytes: \(describe(events)), expected \(describe(prefix.events))")
         }
     }
-    return events + decoder.finish().map { try! $0.get() }
+    return events + delivered(decoder.finish())
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
