@@ -5,8 +5,8 @@ import Foundation
 #endif
 
 extension EndpointClient {
-    /// Sends `endpoint` and writes its body to the file at `destination`, with bounded memory,
-    /// reporting progress as the bytes arrive.
+    /// Sends `endpoint` and writes its body to the file at `destination` as it arrives, reporting
+    /// progress.
     ///
     /// ```swift
     /// let file = FileManager.default.temporaryDirectory.appendingPathComponent("firmware.bin")
@@ -17,7 +17,10 @@ extension EndpointClient {
     ///
     /// The body goes to a temporary file beside `destination`, which replaces `destination` once
     /// the whole body arrived; on any failure the temporary file is removed and `destination` is
-    /// left as it was. At most ``ResponseBody/defaultBufferLimit`` bytes are held in memory.
+    /// left as it was. On Apple platforms at most ``ResponseBody/defaultBufferLimit`` bytes are held
+    /// in memory; on Linux, where a running transfer cannot be paused, the bytes the file has not
+    /// taken yet wait in memory (a few MB on an idle machine, more on a loaded one; see
+    /// <doc:StreamingAndFiles>).
     /// Sent like ``bytes(for:environment:auth:middleware:)``: a non-2xx answer throws the typed
     /// error response, and nothing is written.
     ///

@@ -19,7 +19,7 @@ extension EndpointClient {
     /// }
     /// ```
     ///
-    /// The sequence is read to its end into a temporary file first, with bounded memory, and the
+    /// The sequence is read to its end into a temporary file first, a chunk at a time, and the
     /// file is then sent as ``upload(_:fromFile:environment:auth:middleware:progress:)`` sends one:
     /// with its `Content-Length`, read afresh for every send. That is what makes a one-shot
     /// sequence safe to retry and to resend after a token refresh, and it is the only way that
