@@ -63,15 +63,22 @@ import Testing
         let server = try TestServer()
         defer { server.stop() }
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 0.5 * TestTiming.scale
+        // Fractional (also when scaled by 4), and long enough for a loaded machine to answer in time.
+        let timeout = 8.3 * TestTiming.scale
+        configuration.timeoutIntervalForRequest = timeout
         let session = URLSession(configuration: configuration)
         defer { session.finishTasksAndInvalidate() }
-        // A prompt answer arrives (corelibs alone failed it at once, after 2 ms)...
+        // A prompt answer arrives (corelibs alone failed every request with a sub-second session
+        // timeout at once, after 2 ms)...
         let echo = try await send(EchoEndpoint(), to: server, session: session).get()
         #expect(echo.path == "/echo")
-        // ...and a stalled one times out.
+        // ...and a stalled one times out, not before the fractional time (corelibs truncates it
+        // to whole seconds; a lower bound holds however slow the machine).
+        let start = DispatchTime.now().uptimeNanoseconds
         let error = try #require(
-            await send(DelayEndpoint(milliseconds: 60_000), to: server, session: session).failure())
+            await send(DelayEndpoint(milliseconds: 600_000), to: server, session: session).failure())
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        #expect(elapsed >= timeout, "timed out after \(elapsed) s")
         #expect(error.urlErrorCode == .timedOut, "got \(error)")
     }
 }
