@@ -211,4 +211,7 @@ extension HTTPURLResponse {
     static var mocked: HTTPURLResponse {
         HTTPURLResponse(url: URL(string: "mock:")!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])!
     }
+
+    /// Whether this is the response a mocked call reports (``mocked``).
+    var isMocked: Bool { url?.scheme == "mock" }
 }

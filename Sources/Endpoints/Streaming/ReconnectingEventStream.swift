@@ -71,17 +71,9 @@ public struct ReconnectingEventStream<ErrorResponse: Sendable>: AsyncSequence, S
 
     let open: Open
     let reconnection: EventStreamReconnection
-    let sleep: @Sendable (TimeInterval) async throws -> Void
 
-    init(
-        reconnection: EventStreamReconnection,
-        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = { seconds in
-            try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-        },
-        open: @escaping Open
-    ) {
+    init(reconnection: EventStreamReconnection, open: @escaping Open) {
         self.reconnection = reconnection
-        self.sleep = sleep
         self.open = open
     }
 
@@ -137,7 +129,8 @@ public struct ReconnectingEventStream<ErrorResponse: Sendable>: AsyncSequence, S
         private mutating func connect() async throws(Failure) {
             if opened {
                 do {
-                    try await stream.sleep(stream.reconnection.wait(base: baseDelay, failures: failures))
+                    let seconds = stream.reconnection.wait(base: baseDelay, failures: failures)
+                    try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
                 } catch {
                     finished = true
                     throw .cancelled
@@ -152,7 +145,7 @@ public struct ReconnectingEventStream<ErrorResponse: Sendable>: AsyncSequence, S
                     return
                 }
                 // A typed mock is delivered once, then the stream ends.
-                if events.response.url?.scheme == "mock" { endsWithThisConnection = true }
+                if events.response.isMocked { endsWithThisConnection = true }
                 current = events.makeAsyncIterator()
                 idSetOnThisConnection = false
             } catch {
