@@ -6,21 +6,63 @@ import Testing
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite struct MiddlewareCURLTests {
     /// Runs `line` with `/bin/sh -c` and returns its standard output.
     static func runShell(_ line: String) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", line]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "curl exited with \(process.terminationStatus)")
-        return data
+        #if canImport(Glibc)
+            // Not Foundation's Process: in corelibs (Swift 6.3.1) Process.run() reads past a
+            // buffer while listing /proc/self/fd and crashes now and then
+            // (swiftlang/swift-corelibs-foundation#5472); posix_spawn has no such step.
+            var pipeEnds: [Int32] = [-1, -1]
+            guard pipe(&pipeEnds) == 0 else { throw POSIXError(.EMFILE) }
+            // Close-on-exec, so a child another test spawns meanwhile does not hold the pipe open.
+            for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            let words: [String] = ["/bin/sh", "-c", line]
+            let arguments: [UnsafeMutablePointer<CChar>?] = words.map { word in strdup(word) } + [nil]
+            defer { arguments.forEach { free($0) } }
+            var pid = pid_t()
+            let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, arguments, environ)
+            close(pipeEnds[1])
+            defer { close(pipeEnds[0]) }
+            guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOEXEC) }
+            var data = Data()
+            var buffer = [UInt8](repeating: 0, count: 64 << 10)
+            while true {
+                let count = read(pipeEnds[0], &buffer, buffer.count)
+                if count > 0 {
+                    data.append(contentsOf: buffer[0..<count])
+                } else if count == 0 || errno != EINTR {
+                    break
+                }
+            }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            let exitedNormally = status & 0x7f == 0
+            let exitCode = (status >> 8) & 0xff
+            #expect(exitedNormally && exitCode == 0, "curl exited with status \(status)")
+            return data
+        #else
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", line]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "curl exited with \(process.terminationStatus)")
+            return data
+        #endif
     }
 
     /// Sends `request` with the library's transport and with the system `curl` (from the unredacted
