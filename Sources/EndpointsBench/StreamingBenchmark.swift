@@ -44,21 +44,61 @@ enum StreamingBenchmark {
         }
     }
 
+    /// Each way is warmed with a 4 MB download first, so the idle RSS includes the libraries and
+    /// heap a first transfer loads (the warm-up's own line shows that cost).
+    /// ENDPOINTS_BENCH_ONLY=raw|rawtask|rawhandler|ours|ours-progress measures one way alone: a
+    /// process's heap does not shrink, so a later measurement in the same process looks better.
     static func download(server: TestServer, environment: URL, bytes: Int) async throws {
-        server.route("/download") { _ in .generated(count: bytes) }
+        let size = Mutex(bytes)
+        server.route("/download") { _ in .generated(count: size.withLock { $0 }) }
+        let url = environment.appendingPathComponent("download")
+        let ways: [(String, String, (URL) async throws -> Void)] = [
+            // A URLSessionDataDelegate that writes each chunk to the file as it arrives.
+            ("raw", "raw data delegate", { file in try await RawDownload.run(url, to: file, asDownloadTask: false) }),
+            // A URLSessionDownloadDelegate that moves the finished file into place.
+            (
+                "rawtask", "raw download task",
+                { file in try await RawDownload.run(url, to: file, asDownloadTask: true) }
+            ),
+            // A download task with a completion handler that moves the finished file.
+            ("rawhandler", "raw download handler", { file in try await RawDownload.withHandler(url, to: file) }),
+            (
+                "ours", "download",
+                { file in try await URLSession.shared.download(BenchDownload(), to: file, environment: environment) }
+            ),
+            (
+                "ours-progress", "download with progress",
+                { file in
+                    let reports = Mutex(0)
+                    try await URLSession.shared.download(BenchDownload(), to: file, environment: environment) { _ in
+                        reports.withLock { $0 += 1 }
+                    }
+                }
+            ),
+        ]
+        let only = ProcessInfo.processInfo.environment["ENDPOINTS_BENCH_ONLY"]
+        for (key, name, body) in ways where only == nil || only == key {
+            size.withLock { $0 = 4 << 20 }
+            try await measureDownload(name + " (warm-up)", bytes: 4 << 20, body)
+            size.withLock { $0 = bytes }
+            try await measureDownload(name, bytes: bytes, body)
+        }
+    }
+
+    static func measureDownload(_ name: String, bytes: Int, _ body: (URL) async throws -> Void) async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("endpoints-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
         let idle = Memory.residentBytes()
         Memory.resetPeak()
         let start = DispatchTime.now().uptimeNanoseconds
-        try await URLSession.shared.download(BenchDownload(), to: file, environment: environment)
+        try await body(file)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let peak = Memory.peakResidentBytes()
         let size = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
         print(
             String(
-                format: "download %d MB to a file: %.2f s (%.0f MB/s), idle RSS %.1f MB, peak RSS %.1f MB (+%.1f MB)%@",
-                bytes >> 20, seconds, Double(bytes) / 1_048_576 / seconds, Double(idle) / 1_048_576,
+                format: "%@ %d MB to a file: %.2f s (%.0f MB/s), idle RSS %.1f MB, peak RSS %.1f MB (+%.1f MB)%@",
+                name, bytes >> 20, seconds, Double(bytes) / 1_048_576 / seconds, Double(idle) / 1_048_576,
                 Double(peak) / 1_048_576, Double(peak - idle) / 1_048_576,
                 size == bytes ? "" : " — WRONG SIZE \(size)"))
     }
@@ -205,6 +245,65 @@ final class DelegateReader: NSObject, URLSessionDataDelegate, Sendable {
             return (state.continuation, state.count)
         }
         if let error { continuation?.resume(throwing: error) } else { continuation?.resume(returning: count) }
+    }
+}
+
+/// The baselines for a download: a data task whose delegate writes each chunk to the file, a
+/// download task whose delegate moves the finished file, or one with a completion handler.
+final class RawDownload: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, Sendable {
+    let destination: URL
+    let state = Mutex<(file: FileHandle?, failure: (any Error)?, continuation: CheckedContinuation<Void, any Error>?)>(
+        (nil, nil, nil))
+
+    init(destination: URL) { self.destination = destination }
+
+    static func run(_ url: URL, to destination: URL, asDownloadTask: Bool) async throws {
+        let delegate = RawDownload(destination: destination)
+        let session = URLSession(configuration: .default, delegate: delegate, delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        if !asDownloadTask {
+            _ = FileManager.default.createFile(atPath: destination.path, contents: nil)
+            delegate.state.withLock { $0.file = FileHandle(forWritingAtPath: destination.path) }
+        }
+        try await withCheckedThrowingContinuation { continuation in
+            delegate.state.withLock { $0.continuation = continuation }
+            if asDownloadTask { session.downloadTask(with: url).resume() } else { session.dataTask(with: url).resume() }
+        }
+    }
+
+    static func withHandler(_ url: URL, to destination: URL) async throws {
+        let session = URLSession(configuration: .default)
+        defer { session.finishTasksAndInvalidate() }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            session.downloadTask(with: url) { location, _, error in
+                guard let location else {
+                    continuation.resume(throwing: error ?? URLError(.cannotCreateFile))
+                    return
+                }
+                continuation.resume(with: Result { try FileManager.default.moveItem(at: location, to: destination) })
+            }.resume()
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        state.withLock { $0.file?.write(data) }
+    }
+
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
+        do {
+            try FileManager.default.moveItem(at: location, to: destination)
+        } catch {
+            state.withLock { $0.failure = error }
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let (failure, continuation) = state.withLock { state in
+            defer { state.continuation = nil }
+            try? state.file?.close()
+            return (state.failure, state.continuation)
+        }
+        if let error = error ?? failure { continuation?.resume(throwing: error) } else { continuation?.resume() }
     }
 }
 

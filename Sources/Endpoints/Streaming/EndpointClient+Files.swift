@@ -18,9 +18,11 @@ extension EndpointClient {
     /// The body goes to a temporary file beside `destination`, which replaces `destination` once
     /// the whole body arrived; on any failure the temporary file is removed and `destination` is
     /// left as it was. On Apple platforms at most ``ResponseBody/defaultBufferLimit`` bytes are held
-    /// in memory; on Linux, where a running transfer cannot be paused, the bytes the file has not
-    /// taken yet wait in memory (a few MB on an idle machine, more on a loaded one; see
-    /// <doc:StreamingAndFiles>).
+    /// in memory (the transfer is paused while the file is behind). On Linux, where a running data
+    /// task cannot be paused, ``URLSessionTransport`` receives the body with a download task, which
+    /// writes it to a file as it arrives, so memory stays flat however fast the network is (see
+    /// <doc:StreamingAndFiles>); there the response head, and so middleware, sees the answer when
+    /// the body is complete.
     /// Sent like ``bytes(for:environment:auth:middleware:)``: a non-2xx answer throws the typed
     /// error response, and nothing is written.
     ///
@@ -30,7 +32,10 @@ extension EndpointClient {
     ///   - environment: The server environment; the server's `defaultEnvironment` when omitted.
     ///   - auth: The authentication method; the endpoint's declared `auth` when omitted.
     ///   - middleware: Middleware for this request only, inside the endpoint's own.
-    ///   - progress: Called after each chunk is written, from the calling task.
+    ///   - progress: Called as the body is written, one call at a time, from the calling task or a
+    ///     child of it (so task-local values are there). On Linux it gets the latest of corelibs'
+    ///     reports, never a backlog; elsewhere one call per chunk. Passing none lets Linux use its
+    ///     leanest download (no report per write).
     /// - Returns: The response head.
     /// - Throws: `T.TaskError`; a file that cannot be written is `.urlLoadError` with
     ///   `URLError.cannotCreateFile`, `.cannotWriteToFile` or `.cannotMoveFile`.
@@ -43,7 +48,24 @@ extension EndpointClient {
         middleware: [any Middleware] = [],
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(T.TaskError) -> HTTPURLResponse {
-        let stream = try await bytes(for: endpoint, environment: environment, auth: auth, middleware: middleware)
+        // A transport that receives the body itself (Linux) reports progress from its own
+        // thread; the latest report reaches `progress` from a child of this task.
+        let sink = DownloadSink(wantsProgress: progress != nil)
+        defer { sink.finishReports() }
+        async let relayed: Void = relay(sink.reports, to: progress)
+        let opened: Result<EndpointStream<Data, T.ErrorResponse>, T.TaskError> = await DownloadSink.$current.withValue(
+            sink
+        ) { () async -> Result<EndpointStream<Data, T.ErrorResponse>, T.TaskError> in
+            do throws(T.TaskError) {
+                return .success(
+                    try await bytes(for: endpoint, environment: environment, auth: auth, middleware: middleware))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let stream = try opened.get()
+        sink.finishReports()
+        await relayed
         let total = stream.response.expectedContentLength >= 0 ? stream.response.expectedContentLength : nil
         let file: FileSink
         do {
@@ -64,7 +86,8 @@ extension EndpointClient {
                 progress?(TransferProgress(completedBytes: written, totalBytes: total))
             }
             do {
-                try file.commit()
+                // On Linux the transport may have received the whole body into a file of its own.
+                try file.commit(replacingWith: sink.takeSpooled())
             } catch {
                 throw .urlLoadError(error)
             }
@@ -141,6 +164,13 @@ extension EndpointClient {
     }
 }
 
+/// Hands each progress value `reports` gives to `progress`, until `reports` ends.
+private func relay(
+    _ reports: AsyncStream<TransferProgress>, to progress: (@Sendable (TransferProgress) -> Void)?
+) async {
+    for await report in reports { progress?(report) }
+}
+
 /// The temporary file a download writes, moved into place when complete.
 private struct FileSink {
     let destination: URL
@@ -167,9 +197,22 @@ private struct FileSink {
         }
     }
 
-    func commit() throws(URLError) {
+    /// Moves the file into place; with `spooled`, that file (which the transport wrote) takes the
+    /// place of the one written here.
+    func commit(replacingWith spooled: URL? = nil) throws(URLError) {
         do {
             try handle.close()
+            if let spooled {
+                // Beside the destination first, so the last step is a rename on its file system.
+                try FileManager.default.removeItem(at: temporary)
+                do {
+                    try FileManager.default.moveItem(at: spooled, to: temporary)
+                } catch {
+                    // Another file system: copy.
+                    try FileManager.default.copyItem(at: spooled, to: temporary)
+                    try? FileManager.default.removeItem(at: spooled)
+                }
+            }
             if FileManager.default.fileExists(atPath: destination.path) {
                 _ = try FileManager.default.replaceItemAt(destination, withItemAt: temporary)
             } else {
@@ -177,6 +220,7 @@ private struct FileSink {
             }
         } catch {
             discard()
+            if let spooled { try? FileManager.default.removeItem(at: spooled) }
             throw URLError(.cannotMoveFile, userInfo: [NSUnderlyingErrorKey: error])
         }
     }

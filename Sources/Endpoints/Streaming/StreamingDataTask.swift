@@ -30,16 +30,24 @@ import Foundation
 ///   (`.networkConnectionLost` for a body shorter than its `Content-Length`).
 /// - Redirects and authentication challenges follow the library's ``RedirectPolicy`` through a
 ///   ``RedirectGuard``, as for buffered requests, including the Linux resend of a 307/308 with a body.
-final class StreamingDataTask: NSObject, URLSessionDataDelegate, Sendable {
+/// - Downloads (Linux): for a download call (``DownloadSink``) the transfer is a download task,
+///   which corelibs writes to a file on its own thread, so no chunk waits in memory. corelibs hands
+///   a download task its response only at the end, so the head is delivered then: a 2xx file goes
+///   to the download call, any other body into the buffer. Progress comes from the delegate's
+///   write reports, or, without progress and without a fractional timeout, there is no delegate
+///   for the bytes at all (a completion-handler task, corelibs' leanest).
+final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, Sendable {
     private struct State {
         var head: CheckedContinuation<(ResponseBody, HTTPURLResponse), any Error>?
-        var task: URLSessionDataTask?
+        var task: URLSessionTask?
         var delivered = false
         var stopped: (any Error)?
         var lastActivity = DispatchTime.now().uptimeNanoseconds
         var paused = false
         /// Linux: the redirect just refused is one this class resends itself (a 307/308 with a body).
         var resendPending = false
+        /// Linux downloads: the file corelibs wrote the body to.
+        var downloaded: URL?
     }
 
     private let request: URLRequest
@@ -48,12 +56,26 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, Sendable {
     private let state = Locked(State())
     private let timeout: TimeInterval
     private let upload = UploadSource.current
+    /// Linux: a download call's body is received with a download task (see ``DownloadSink``).
+    private let download: DownloadSink?
+    /// Linux: a download with no progress to report and a whole-second timeout (which corelibs
+    /// enforces itself as an idle timeout): a completion-handler download task, with the redirect
+    /// guard as its delegate, and no watchdog, since no write is reported to watch.
+    private let quietDownload: Bool
 
     init(request: URLRequest, credentialHeaders: Set<String>, bufferLimit: Int) {
         self.request = request
         self.redirects = RedirectGuard(original: request, credentialHeaders: credentialHeaders)
         self.buffer = BodyBuffer(limit: bufferLimit)
         self.timeout = request.timeoutInterval
+        #if canImport(FoundationNetworking)
+            let download = upload == nil ? DownloadSink.current : nil
+        #else
+            let download: DownloadSink? = nil
+        #endif
+        self.download = download
+        let timeout = request.timeoutInterval
+        self.quietDownload = download.map { !$0.wantsProgress && timeout.rounded() == timeout } ?? false
         super.init()
         buffer.setHooks(
             BodyBuffer.Hooks(
@@ -73,7 +95,7 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, Sendable {
             failHead(with: stopped)
             return
         }
-        if timeout > 0 { scheduleWatchdog(after: timeout) }
+        if timeout > 0, !quietDownload { scheduleWatchdog(after: timeout) }
         send(request, on: session)
     }
 
@@ -103,7 +125,15 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, Sendable {
         task.resume()
     }
 
-    private func makeTask(_ request: URLRequest, on session: URLSession) -> URLSessionDataTask {
+    private func makeTask(_ request: URLRequest, on session: URLSession) -> URLSessionTask {
+        if quietDownload {
+            let task = session.downloadTask(with: request) { [weak self] location, _, error in
+                self?.quietDownloadEnded(at: location, error: error, session: session)
+            }
+            task.delegate = redirects
+            return task
+        }
+        if download != nil { return session.downloadTask(with: request) }
         guard let upload else { return session.dataTask(with: request) }
         var request = request
         request.httpBodyStream = nil
@@ -117,7 +147,7 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, Sendable {
 
     /// Stops the transfer with `error`, which the head or the body reports.
     private func stop(with error: any Error) {
-        let task = state.withLock { state -> URLSessionDataTask? in
+        let task = state.withLock { state -> URLSessionTask? in
             guard state.stopped == nil else { return nil }
             state.stopped = error
             return state.task
@@ -136,7 +166,7 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     private func setPaused(_ paused: Bool) {
-        let task = state.withLock { state -> URLSessionDataTask? in
+        let task = state.withLock { state -> URLSessionTask? in
             guard state.stopped == nil, state.paused != paused else { return nil }
             state.paused = paused
             state.lastActivity = DispatchTime.now().uptimeNanoseconds
@@ -207,45 +237,92 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, Sendable {
         buffer.append(data)
     }
 
+    // MARK: URLSessionDownloadDelegate (Linux downloads)
+
+    /// corelibs wrote a chunk to its file. It hands a download task its response only when the
+    /// transfer is complete, so the head is delivered then; the expected length is known now.
+    func urlSession(
+        _ session: URLSession,
+        downloadTask: URLSessionDownloadTask,
+        didWriteData bytesWritten: Int64,
+        totalBytesWritten: Int64,
+        totalBytesExpectedToWrite: Int64
+    ) {
+        noteActivity()
+        let total = totalBytesExpectedToWrite >= 0 ? totalBytesExpectedToWrite : nil
+        download?.report(TransferProgress(completedBytes: totalBytesWritten, totalBytes: total))
+    }
+
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
+        state.withLock { $0.downloaded = location }
+    }
+
+    /// A quiet download's completion handler: it ends as a delegate's task would.
+    private func quietDownloadEnded(at location: URL?, error: (any Error)?, session: URLSession) {
+        let task = state.withLock { state in
+            if error == nil { state.downloaded = location }
+            return state.task
+        }
+        guard let task else {
+            if let location { try? FileManager.default.removeItem(at: location) }
+            return
+        }
+        urlSession(session, task: task, didCompleteWithError: error)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         if error == nil, let next = redirects.takeResend() {
+            if let redirectBody = state.withLock({ $0.downloaded }) {
+                try? FileManager.default.removeItem(at: redirectBody)
+            }
             send(next, on: session)
             return
         }
-        let (stopped, delivered) = state.withLock { state in
-            defer { state.task = nil }
-            return (state.stopped, state.delivered)
+        let (stopped, delivered, downloaded) = state.withLock { state in
+            defer {
+                state.task = nil
+                state.downloaded = nil
+            }
+            return (state.stopped, state.delivered, state.downloaded)
         }
+        let failure: (any Error)?
         if let stopped {
-            failHead(with: stopped)
-            buffer.finish(throwing: stopped)
-            return
-        }
-        if redirects.exceededHops {
-            let error = URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any])
-            failHead(with: error)
-            buffer.finish(throwing: error)
-            return
-        }
-        if let error {
+            failure = stopped
+        } else if redirects.exceededHops {
+            failure = URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any])
+        } else if let error {
             // A refused challenge on Linux: the 401, whose body corelibs does not hand over.
             if let response = redirects.refusedChallenge {
                 if !delivered { deliverHead(response) }
                 buffer.finish()
                 return
             }
-            failHead(with: error)
-            buffer.finish(throwing: error)
+            failure = error
+        } else if !delivered, let response = task.response as? HTTPURLResponse {
+            deliverHead(response)
+            failure = nil
+        } else {
+            failure = delivered ? nil : URLError(.badServerResponse)
+        }
+        if let failure {
+            if let downloaded { try? FileManager.default.removeItem(at: downloaded) }
+            failHead(with: failure)
+            buffer.finish(throwing: failure)
             return
         }
-        if !delivered {
-            if let response = task.response as? HTTPURLResponse {
-                deliverHead(response)
-            } else {
-                failHead(with: URLError(.badServerResponse))
-            }
-        }
+        if let downloaded, let download { handOver(downloaded, response: task.response, to: download) }
         buffer.finish()
+    }
+
+    /// A download task's file: a 2xx body goes to the download call as the file; any other body
+    /// (an error response to decode) is read into the body like a streamed one.
+    private func handOver(_ file: URL, response: URLResponse?, to download: DownloadSink) {
+        if let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) {
+            download.spool(file)
+            return
+        }
+        defer { try? FileManager.default.removeItem(at: file) }
+        if let data = try? Data(contentsOf: file) { buffer.append(data) }
     }
 
     private func deliverHead(_ response: HTTPURLResponse) {

@@ -44,3 +44,68 @@ struct UploadSource: Sendable {
 
     @TaskLocal static var current: UploadSource?
 }
+
+/// A download call in progress: a task-local, so the URLSession transport deep in the pipeline
+/// serves the download call that started it and no other.
+///
+/// On Linux the transport then receives the body with a download task, which corelibs writes to
+/// a file on its own thread as it arrives. That is the only way there to keep a fast transfer
+/// from piling up in memory: a running data task cannot be paused, and its chunks queue up for
+/// the delegate faster than a file takes them (a 1 GB loopback download peaked 50-150 MB above
+/// idle that way, 15-30 MB as a download task). The transport reports progress with
+/// ``report(_:)`` and hands the file of a 2xx response over with ``spool(_:)``; any other body
+/// arrives as chunks, as usual, so the pipeline can decode it as the error response. Other
+/// transports, and Apple platforms (where a data task is suspended while its reader is behind),
+/// stream the body as for any request.
+final class DownloadSink: Sendable {
+    /// The transport's progress reports, the latest one only, so a slow reader never makes them
+    /// pile up: the download call relays them to its caller's closure from its own task.
+    let reports: AsyncStream<TransferProgress>
+    private let reporter: AsyncStream<TransferProgress>.Continuation
+    /// Whether the caller wants progress. Without it, and without a fractional timeout to watch,
+    /// the Linux transport uses corelibs' leanest download: a completion-handler download task,
+    /// which writes the file with one open handle and tells no delegate about each write (a 1 GB
+    /// loopback download peaked 4-12 MB above idle that way, at twice the speed).
+    let wantsProgress: Bool
+    private let spooled = Locked<URL?>(nil)
+
+    init(wantsProgress: Bool) {
+        self.wantsProgress = wantsProgress
+        (reports, reporter) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// How far the transport has come.
+    func report(_ progress: TransferProgress) {
+        reporter.yield(progress)
+    }
+
+    /// No more reports: ``reports`` ends after the last one.
+    func finishReports() {
+        reporter.finish()
+    }
+
+    /// Hands over the file a transport wrote the whole body to; it replaces (and removes) one an
+    /// earlier send of the same call handed over.
+    func spool(_ file: URL) {
+        let earlier = spooled.withLock { spooled in
+            defer { spooled = file }
+            return spooled
+        }
+        if let earlier, earlier != file { try? FileManager.default.removeItem(at: earlier) }
+    }
+
+    /// The file a transport wrote the body to, if it did; the caller owns it from then on.
+    func takeSpooled() -> URL? {
+        spooled.withLock { spooled in
+            defer { spooled = nil }
+            return spooled
+        }
+    }
+
+    deinit {
+        reporter.finish()
+        if let file = takeSpooled() { try? FileManager.default.removeItem(at: file) }
+    }
+
+    @TaskLocal static var current: DownloadSink?
+}

@@ -104,6 +104,113 @@ struct CursorItems: PaginatedEndpoint {
         #expect(leftovers.isEmpty)
     }
 
+    @Test func cancellingADownloadMidBodyStopsItAndLeavesNoFile() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/stalls") { _ in .streamed([Data(repeating: 7, count: 64 << 10)], then: .stall) }
+        let file = temporaryFile()
+        let started = AsyncStream<Void>.makeStream()
+        let download = Task {
+            try await Loopback.$baseURL.withValue(server.baseURL) {
+                try await URLSession.shared.download(FileEndpoint("stalls"), to: file) { _ in
+                    started.continuation.yield()
+                }
+            }
+        }
+        var events = started.stream.makeAsyncIterator()
+        _ = await events.next()
+        download.cancel()
+        let error = await #expect(throws: FileEndpoint.TaskError.self) { try await download.value }
+        guard case .cancelled = error else {
+            Issue.record("expected .cancelled, got \(String(describing: error))")
+            return
+        }
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
+            .filter { $0.contains(file.lastPathComponent) }
+        #expect(leftovers.isEmpty)
+    }
+
+    /// Without a progress closure, Linux downloads with a completion-handler download task:
+    /// cancelling it still stops it at once and leaves nothing behind.
+    @Test func cancellingADownloadWithoutProgressStopsIt() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let arrived = AsyncStream<Void>.makeStream()
+        server.route("/stalls") { _ in
+            arrived.continuation.yield()
+            return .streamed([Data(repeating: 7, count: 64 << 10)], then: .stall)
+        }
+        let file = temporaryFile()
+        let download = Task {
+            try await Loopback.$baseURL.withValue(server.baseURL) {
+                try await URLSession.shared.download(FileEndpoint("stalls"), to: file)
+            }
+        }
+        var events = arrived.stream.makeAsyncIterator()
+        _ = await events.next()
+        download.cancel()
+        let error = await #expect(throws: FileEndpoint.TaskError.self) { try await download.value }
+        guard case .cancelled = error else {
+            Issue.record("expected .cancelled, got \(String(describing: error))")
+            return
+        }
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    /// Without a progress closure and with a whole-second timeout, corelibs' own idle timeout
+    /// ends a stalled Linux download.
+    @Test func aDownloadWithoutProgressThatStallsTimesOut() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/stalls") { _ in .streamed([Data(repeating: 7, count: 1024)], then: .stall) }
+        let file = temporaryFile()
+        let error = await #expect(throws: FileEndpoint.TaskError.self) {
+            try await Loopback.$baseURL.withValue(server.baseURL) {
+                try await URLSession.shared.download(
+                    FileEndpoint("stalls"), to: file, middleware: [TimeoutMiddleware(seconds: 2)])
+            }
+        }
+        #expect(error?.urlErrorCode == .timedOut)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test func aDownloadWithoutProgressFollowsRedirectsAndKeepsItsBody() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let count = 1 << 20
+        server.route("/file") { _ in .generated(count: count) }
+        server.route("/moved") { _ in TestServer.Response(status: 302, headers: [("Location", "/file")]) }
+        let file = temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let response = try await Loopback.$baseURL.withValue(server.baseURL) {
+            try await URLSession.shared.download(FileEndpoint("moved"), to: file)
+        }
+        #expect(response.statusCode == 200)
+        #expect(response.url?.path == "/file")
+        let data = try Data(contentsOf: file)
+        #expect(data.count == count)
+        #expect(data.enumerated().allSatisfy { $0.element == UInt8(truncatingIfNeeded: $0.offset) })
+    }
+
+    @Test func aDownloadThatStallsMidBodyHitsTheIdleTimeout() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/stalls") { _ in .streamed([Data(repeating: 7, count: 1024)], then: .stall) }
+        let file = temporaryFile()
+        let written = LockedBox<Int64>(0)
+        let error = await #expect(throws: FileEndpoint.TaskError.self) {
+            try await Loopback.$baseURL.withValue(server.baseURL) {
+                try await URLSession.shared.download(
+                    FileEndpoint("stalls"), to: file, middleware: [TimeoutMiddleware(seconds: 4 * TestTiming.scale)]
+                ) { progress in written.mutate { $0 = progress.completedBytes } }
+            }
+        }
+        #expect(error?.urlErrorCode == .timedOut)
+        #expect(written.value == 1024)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
     @Test func aNon2xxDownloadThrowsTheErrorResponseAndWritesNothing() async throws {
         let server = try TestServer()
         defer { server.stop() }
