@@ -211,6 +211,42 @@ struct CursorItems: PaginatedEndpoint {
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
+    /// With a progress closure (on Linux a delegate's download task), the error body is still
+    /// decoded as the endpoint's `ErrorResponse`.
+    @Test func aNon2xxDownloadWithProgressThrowsTheDecodedErrorBody() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let file = temporaryFile()
+        let error = await #expect(throws: FileEndpoint.TaskError.self) {
+            try await Loopback.$baseURL.withValue(server.baseURL) {
+                try await URLSession.shared.download(FileEndpoint("missing"), to: file) { _ in }
+            }
+        }
+        guard case .errorResponse(let response, let body) = error else {
+            Issue.record("expected .errorResponse, got \(String(describing: error))")
+            return
+        }
+        #expect(response.statusCode == 404)
+        #expect(body.code == 404)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test(arguments: [false, true])
+    func anEmptyBodyDownloadsAsAnEmptyFile(withProgress: Bool) async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/empty") { _ in TestServer.Response(status: 200) }
+        let file = temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file) }
+        var progress: (@Sendable (TransferProgress) -> Void)?
+        if withProgress { progress = { _ in } }
+        let response = try await Loopback.$baseURL.withValue(server.baseURL) {
+            try await URLSession.shared.download(FileEndpoint("empty"), to: file, progress: progress)
+        }
+        #expect(response.statusCode == 200)
+        #expect(try Data(contentsOf: file).isEmpty)
+    }
+
     @Test func aNon2xxDownloadThrowsTheErrorResponseAndWritesNothing() async throws {
         let server = try TestServer()
         defer { server.stop() }
