@@ -63,9 +63,10 @@ extension EndpointClient {
                 return .failure(error)
             }
         }
-        let stream = try opened.get()
+        // Every report made so far reaches `progress` before this call returns or throws.
         sink.finishReports()
         await relayed
+        let stream = try opened.get()
         let total = stream.response.expectedContentLength >= 0 ? stream.response.expectedContentLength : nil
         let file: FileSink
         do {

@@ -202,7 +202,7 @@ struct CursorItems: PaginatedEndpoint {
         let error = await #expect(throws: FileEndpoint.TaskError.self) {
             try await Loopback.$baseURL.withValue(server.baseURL) {
                 try await URLSession.shared.download(
-                    FileEndpoint("stalls"), to: file, middleware: [TimeoutMiddleware(seconds: 4 * TestTiming.scale)]
+                    FileEndpoint("stalls"), to: file, middleware: [TimeoutMiddleware(seconds: 8 * TestTiming.scale)]
                 ) { progress in written.mutate { $0 = progress.completedBytes } }
             }
         }
