@@ -333,13 +333,9 @@ private func status(_ response: URLResponse) -> Int? {
         server.stop()
         server.stop()
         #expect(idle.isClosedByPeer())
-        // The freed port may be bound at once by a test running in parallel, so a connection that
-        // succeeds is not a failure in itself: it must reach that other server, which answers it,
-        // and never this one (a listener left open would queue it unanswered until the 10 s timeout).
-        if let client = try? RawClient(port: server.port) {
-            try client.send("GET /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            #expect(throws: Never.self) { try client.readResponse() }
-        }
+        // The freed port may be bound at once by a test running in parallel (a server of its own,
+        // perhaps one that misbehaves on purpose), so what a new connection to it gets says
+        // nothing about this server; that this server accepts none is what matters.
         _ = try? await session.data(from: server.url("/echo"))
         #expect(server.connectionCount == accepted)
     }
