@@ -272,7 +272,11 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         if error == nil, let next = redirects.takeResend() {
-            if let redirectBody = state.withLock({ $0.downloaded }) {
+            let redirectBody = state.withLock { state in
+                defer { state.downloaded = nil }
+                return state.downloaded
+            }
+            if let redirectBody {
                 try? FileManager.default.removeItem(at: redirectBody)
             }
             send(next, on: session)
