@@ -72,6 +72,8 @@ enum EndToEndBenchmark {
     /// the raw code on the other session (an A/A run: its ratios show the noise).
     enum OurSide: String {
         case pipeline, transport, pipelineOverRaw = "pipeline-over-raw", raw
+        /// Raw code with `dataTask(with:completionHandler:)` in place of `data(for:)`.
+        case rawHandler = "raw-handler"
     }
 
     static var ourSide: OurSide {
@@ -119,6 +121,17 @@ enum EndToEndBenchmark {
             case .pipelineOverRaw:
                 let client = EndpointClient(transport: DataForTransport(session: ourSession))
                 ourSide = { _ = try await client.response(with: ItemEndpoint(), environment: server.baseURL) }
+            case .rawHandler:
+                ourSide = {
+                    let data: Data = try await withCheckedThrowingContinuation { continuation in
+                        ourSession.dataTask(with: URLRequest(url: url)) { data, _, error in
+                            if let data { continuation.resume(returning: data) } else {
+                                continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                            }
+                        }.resume()
+                    }
+                    _ = try decoder.decode(Item.self, from: data)
+                }
             case .raw:
                 ourSide = {
                     let (data, _) = try await ourSession.data(for: URLRequest(url: url))
