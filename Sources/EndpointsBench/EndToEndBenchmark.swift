@@ -125,7 +125,9 @@ enum EndToEndBenchmark {
                 ourSide = {
                     let data: Data = try await withCheckedThrowingContinuation { continuation in
                         ourSession.dataTask(with: URLRequest(url: url)) { data, _, error in
-                            if let data { continuation.resume(returning: data) } else {
+                            if let data {
+                                continuation.resume(returning: data)
+                            } else {
                                 continuation.resume(throwing: error ?? URLError(.badServerResponse))
                             }
                         }.resume()
