@@ -69,7 +69,8 @@ enum EndToEndBenchmark {
     /// What the Endpoints side runs, for finding where its cost is (ENDPOINTS_BENCH_OURS):
     /// `pipeline` is the whole library; `transport` only `URLSessionTransport.send` + the decoder;
     /// `pipeline-over-raw` the pipeline over a transport that calls `URLSession.data(for:)`; `raw`
-    /// the raw code on the other session (an A/A run: its ratios show the noise).
+    /// the raw code on the other session (an A/A run: its ratios show the noise); `raw-handler` raw
+    /// code with `dataTask(with:completionHandler:)`, which every public completion handler is.
     enum OurSide: String {
         case pipeline, transport, pipelineOverRaw = "pipeline-over-raw", raw
         /// Raw code with `dataTask(with:completionHandler:)` in place of `data(for:)`.
