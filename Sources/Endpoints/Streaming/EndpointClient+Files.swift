@@ -51,7 +51,6 @@ extension EndpointClient {
         // A transport that receives the body itself (Linux) reports progress from its own
         // thread; the latest report reaches `progress` from a child of this task.
         let sink = DownloadSink(wantsProgress: progress != nil)
-        defer { sink.finishReports() }
         async let relayed: Void = relay(sink.reports, to: progress)
         let opened: Result<EndpointStream<Data, T.ErrorResponse>, T.TaskError> = await DownloadSink.$current.withValue(
             sink

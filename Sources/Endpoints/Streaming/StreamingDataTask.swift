@@ -67,14 +67,14 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
         self.request = request
         self.redirects = RedirectGuard(original: request, credentialHeaders: credentialHeaders)
         self.buffer = BodyBuffer(limit: bufferLimit)
-        self.timeout = request.timeoutInterval
+        let timeout = request.timeoutInterval
+        self.timeout = timeout
         #if canImport(FoundationNetworking)
             let download = upload == nil ? DownloadSink.current : nil
         #else
             let download: DownloadSink? = nil
         #endif
         self.download = download
-        let timeout = request.timeoutInterval
         self.quietDownload = download.map { !$0.wantsProgress && timeout.rounded() == timeout } ?? false
         super.init()
         buffer.setHooks(
