@@ -104,6 +104,12 @@ public struct URLSessionTransport: HTTPTransport, HostLimitedTransport {
                 return (data, response)
             }
         #endif
+        #if canImport(FoundationNetworking)
+            if CompanionSession.canSend(request) {
+                return try await CompanionSession.of(session).send(
+                    request, credentialHeaders: context.credentialHeaders)
+            }
+        #endif
         let call = DataTaskCall(request: request, credentialHeaders: context.credentialHeaders)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -240,6 +246,22 @@ final class DataTaskCall: Sendable {
 
     private func outcome(data: Data?, response: URLResponse?, error: (any Error)?) -> Outcome {
         let (cancelled, timedOut) = state.withLock { ($0.cancelled, $0.timedOut) }
+        return Self.outcome(
+            of: request, data: data, response: response, error: error, cancelled: cancelled, timedOut: timedOut,
+            redirects: redirects)
+    }
+
+    /// What a finished data task for `request` delivers: its body and response, or the error it
+    /// stands for (too many redirects, a timeout, a cancellation, a framing violation).
+    static func outcome(
+        of request: URLRequest,
+        data: Data?,
+        response: URLResponse?,
+        error: (any Error)?,
+        cancelled: Bool,
+        timedOut: Bool,
+        redirects: RedirectGuard
+    ) -> Outcome {
         if redirects.exceededHops {
             return .failure(
                 URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any]))

@@ -138,3 +138,55 @@ import Testing
     }
     // The hop limit (16 on every platform) is tested in HostileRedirectTests.
 }
+
+/// `URLSessionTransport` on its own: on Linux a request is sent through the session's companion
+/// (see `CompanionSession`), or, when it carries a `mainDocumentURL` of its own, as a
+/// completion-handler task on the session itself; both follow the same redirect rules.
+@Suite struct TransportRedirectPathTests {
+    private func request(to url: URL, mainDocumentURL: URL?) -> URLRequest {
+        var request = URLRequest(url: url)
+        request.setValue("Bearer secret", forHTTPHeaderField: "Authorization")
+        request.setValue("trace-1", forHTTPHeaderField: "X-Trace")
+        request.mainDocumentURL = mainDocumentURL
+        return request
+    }
+
+    @Test(arguments: [nil, URL(string: "https://app.example.com/")])
+    func aRedirectToAnotherOriginDropsCredentials(mainDocumentURL: URL?) async throws {
+        let origin = try TestServer()
+        let other = try TestServer()
+        defer {
+            origin.stop()
+            other.stop()
+        }
+        let target = other.url("/echo/final")
+        origin.route("/start") { _ in TestServer.Response(status: 302, headers: [("Location", target.absoluteString)]) }
+        let transport = URLSessionTransport(session: .shared)
+        let (_, response) = try await transport.send(
+            request(to: origin.url("/start"), mainDocumentURL: mainDocumentURL),
+            context: RequestContext(endpointName: "Start", credentialHeaders: ["authorization"]))
+        #expect(response.statusCode == 200)
+        let final = try #require(other.requests.last)
+        #expect(final.rawPath == "/echo/final")
+        #expect(final.header("Authorization") == nil)
+        #expect(final.header("X-Trace") == "trace-1")
+    }
+
+    @Test(arguments: [nil, URL(string: "https://app.example.com/")])
+    func aPostRedirectedWith307KeepsItsBody(mainDocumentURL: URL?) async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let target = server.url("/echo/final")
+        server.route("/start") { _ in TestServer.Response(status: 307, headers: [("Location", target.absoluteString)]) }
+        var request = request(to: server.url("/start"), mainDocumentURL: mainDocumentURL)
+        request.httpMethod = "POST"
+        request.httpBody = Data("payload".utf8)
+        let (_, response) = try await URLSessionTransport(session: .shared).send(
+            request, context: RequestContext(endpointName: "Start"))
+        #expect(response.statusCode == 200)
+        let final = try #require(server.requests.last)
+        #expect(final.method == "POST")
+        #expect(final.body == Data("payload".utf8))
+        #expect(final.header("Authorization") == "Bearer secret", "same origin keeps credentials")
+    }
+}

@@ -385,3 +385,38 @@ extension Sequence where Element: Sendable {
         if expected == "GET" { #expect(next.value(forHTTPHeaderField: "Content-Type") == nil) }
     }
 }
+
+#if canImport(FoundationNetworking)
+    @Suite struct CompanionSessionTests {
+        @Test func aSessionKeepsOneCompanionAndAnEndedOneIsTakenDown() {
+            let registry = CompanionSession.Registry()
+            let session = URLSession(configuration: .ephemeral)
+            let first = registry.companion(of: session)
+            #expect(registry.companion(of: session).session === first.session)
+            #expect(first.session !== session)
+            #expect(first.session.configuration.httpCookieStorage === session.configuration.httpCookieStorage)
+            #expect(first.session.configuration.urlCache === session.configuration.urlCache)
+            // Sessions made and dropped one after another: each ended one leaves the registry when
+            // the next companion is made, so the registry does not grow with them.
+            for _ in 0..<20 {
+                _ = registry.companion(of: URLSession(configuration: .ephemeral))
+            }
+            #expect(registry.count == 2)
+            withExtendedLifetime(session) {}
+        }
+
+        @Test func theRouterNumbersEachCallAndForgetsItWhenClosed() {
+            let router = CallRouter()
+            var first = URLRequest(url: URL(string: "https://api.example.com/a")!)
+            var second = first
+            let a = router.open(&first, credentialHeaders: [])
+            let b = router.open(&second, credentialHeaders: [])
+            #expect(a.number != b.number)
+            #expect(first.mainDocumentURL != second.mainDocumentURL)
+            #expect(first.url == second.url, "only the marker differs")
+            router.close(a)
+            router.close(b)
+            #expect(router.openCalls == 0)
+        }
+    }
+#endif
