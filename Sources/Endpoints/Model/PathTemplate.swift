@@ -154,6 +154,14 @@ public struct PathTemplate<T>: Sendable, ExpressibleByStringInterpolation {
 
     /// Writes the encoded path for `components` after `output`.
     func render(_ components: T, into output: inout String) throws(EndpointError) {
+        // A fixed path (the common case) needs none of the assembling, which runs unspecialized.
+        if pieces.count <= 1 {
+            guard let piece = pieces.first else { return }
+            if case .literal(let literal) = piece {
+                output.append(literal)
+                return
+            }
+        }
         try assemble(.values(components), into: &output)
     }
 

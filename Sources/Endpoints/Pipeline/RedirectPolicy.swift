@@ -23,13 +23,18 @@ struct RedirectPolicy: Sendable {
     /// (corelibs alone would allow 20).
     static let maximumHops = 16
 
-    let origin: Origin?
+    /// The original request's URL, whose origin a redirect is compared with (worked out only
+    /// when a redirect happens, so a request that is not redirected never parses its host).
+    let originalURL: URL?
     let credentialHeaders: Set<String>
 
     init(original: URLRequest, credentialHeaders: Set<String>) {
-        origin = original.url.flatMap(Origin.init)
+        originalURL = original.url
         self.credentialHeaders = credentialHeaders
     }
+
+    /// The original request's origin.
+    var origin: Origin? { originalURL.flatMap(Origin.init) }
 
     /// The request to send next to `target`, built from the request that was redirected.
     func nextRequest(after current: URLRequest, status: Int, target: URL?) -> URLRequest {

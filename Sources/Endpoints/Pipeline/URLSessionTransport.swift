@@ -28,7 +28,7 @@ import Foundation
 /// let client = EndpointClient(transport: URLSessionTransport(session: URLSession(configuration: configuration)))
 /// let user = try await client.response(with: UserEndpoint(pathComponents: .init(userId: 42)))
 /// ```
-public struct URLSessionTransport: HTTPTransport, HostLimitedTransport {
+public struct URLSessionTransport: HTTPTransport {
     /// The session that sends requests.
     public let session: URLSession
     /// The most requests in flight to one host (scheme, host, port) through this transport's
@@ -119,12 +119,6 @@ public struct URLSessionTransport: HTTPTransport, HostLimitedTransport {
             call.cancel()
         }
     }
-}
-
-/// A transport whose connections to one host are limited: the pipeline admits its requests
-/// through ``HostLimiter`` right before sending them.
-protocol HostLimitedTransport {
-    var hostLimit: HostLimiter.Limit? { get }
 }
 
 /// One data task: its redirect guard, its deadline, and the single delivery of its outcome.

@@ -1,0 +1,66 @@
+import Endpoints
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// The pipeline's own CPU per request, without a network: `EndpointClient.response(with:)` over a
+// transport that answers at once, against the raw side's work for the same answer (make the
+// `URLRequest`, decode the body with a shared `JSONDecoder`), alternating rounds in one process.
+
+enum PipelineBenchmark {
+    /// Answers every request at once with the e2e payload.
+    struct InstantTransport: HTTPTransport {
+        let body = Data(EndToEndBenchmark.payload.utf8)
+
+        func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
+            let response = HTTPURLResponse(
+                url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1",
+                headerFields: ["Content-Type": "application/json", "Content-Length": "\(body.count)"])!
+            return (body, response)
+        }
+    }
+
+    static func run(count: Int) async throws {
+        let base = URL(string: "http://127.0.0.1:8080")!
+        let url = base.appendingPathComponent("item")
+        let client = EndpointClient(transport: InstantTransport())
+        let transport = InstantTransport()
+        let context = RequestContext(endpointName: "ItemEndpoint")
+        let decoder = EndToEndBenchmark.decoder
+        var raw: [Double] = []
+        var ours: [Double] = []
+        for round in 0..<10 {
+            let rawRound = {
+                let start = DispatchTime.now().uptimeNanoseconds
+                for _ in 0..<count / 10 {
+                    let (data, _) = try await transport.send(URLRequest(url: url), context: context)
+                    _ = try decoder.decode(Item.self, from: data)
+                }
+                return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count / 10) / 1_000
+            }
+            let ourRound = {
+                let start = DispatchTime.now().uptimeNanoseconds
+                for _ in 0..<count / 10 {
+                    _ = try await client.response(with: ItemEndpoint(), environment: base)
+                }
+                return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count / 10) / 1_000
+            }
+            if round.isMultiple(of: 2) {
+                raw.append(try await rawRound())
+                ours.append(try await ourRound())
+            } else {
+                ours.append(try await ourRound())
+                raw.append(try await rawRound())
+            }
+        }
+        let rawMedian = EndToEndBenchmark.median(raw)
+        let ourMedian = EndToEndBenchmark.median(ours)
+        print("Pipeline alone: GET + decode over a transport that answers at once, \(count) requests per side")
+        print(
+            String(
+                format: "  raw %.2f µs per request | Endpoints %.2f µs per request | the pipeline's own work %.2f µs",
+                rawMedian, ourMedian, ourMedian - rawMedian))
+    }
+}
