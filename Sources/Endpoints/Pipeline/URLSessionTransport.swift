@@ -19,6 +19,15 @@ import Foundation
 ///   a host that answers within 15 ms, such as loopback); the pipeline queues the rest in order (cancellable
 ///   while waiting), so that Linux's URLSession neither opens more connections than the session is
 ///   configured for nor churns them, and never costs throughput at real latency.
+/// - On Linux, a buffered request (`response(with:)` and every API built on it, not streams or
+///   downloads) is sent with `data(for:)` on a companion session made once for `session`, with its
+///   configuration: the same cookie store, cache, credential storage and protocol classes, but a
+///   connection pool and delegate of its own. That delegate hands each request's redirects to the
+///   library's redirect rules; corelibs' `data(for:)` completes without the thread hop every
+///   completion handler pays. `session`'s own delegate saw nothing of these requests before either
+///   (the per-task delegate took its place), and invalidating `session` does not cancel them. A
+///   request that carries its own `mainDocumentURL` (which corelibs never reads, and the companion
+///   uses to find the request's redirect rules) is sent as a task on `session` itself.
 ///
 /// Choose it, or your own ``HTTPTransport``, per client with ``EndpointClient``:
 ///
@@ -121,7 +130,9 @@ public struct URLSessionTransport: HTTPTransport {
     }
 }
 
-/// One data task: its redirect guard, its deadline, and the single delivery of its outcome.
+/// One data task: its redirect guard, its deadline, and the single delivery of its outcome. It
+/// sends every buffered request on Apple platforms; on Linux, only one that carries a
+/// `mainDocumentURL` of its own (the others go through ``CompanionSession``).
 ///
 /// On Linux a redirect that keeps a body (307, 308) is sent as a second data task, because
 /// corelibs drops the body of the redirects it follows (see ``RedirectGuard/takeResend()``).
