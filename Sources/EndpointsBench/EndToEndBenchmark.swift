@@ -1,6 +1,7 @@
 import Endpoints
 import EndpointsTestServer
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -70,11 +71,14 @@ enum EndToEndBenchmark {
     /// `pipeline` is the whole library; `transport` only `URLSessionTransport.send` + the decoder;
     /// `pipeline-over-raw` the pipeline over a transport that calls `URLSession.data(for:)`; `raw`
     /// the raw code on the other session (an A/A run: its ratios show the noise); `raw-handler` raw
-    /// code with `dataTask(with:completionHandler:)`, which every public completion handler is.
+    /// code with `dataTask(with:completionHandler:)`, which every public completion handler is;
+    /// `timed` the pipeline over a `URLSessionTransport` with no host limit, and `timed-raw` the raw
+    /// code, each printing where its wall time went in the run itself (one request in flight).
     enum OurSide: String {
         case pipeline, transport, pipelineOverRaw = "pipeline-over-raw", raw
         /// Raw code with `dataTask(with:completionHandler:)` in place of `data(for:)`.
         case rawHandler = "raw-handler"
+        case timed, timedRaw = "timed-raw"
     }
 
     static var ourSide: OurSide {
@@ -100,6 +104,7 @@ enum EndToEndBenchmark {
         let perRound = max(inFlight * 4, backend.baseCount * min(inFlight, 6) / rounds(quick))
         var ours: [Sample] = []
         var raw: [Sample] = []
+        let split = WallSplit()
         // One warm-up request per side opens the first connection outside the measurement.
         _ = try await rawSession.data(for: URLRequest(url: url))
         _ = try await ourSession.response(with: ItemEndpoint(), environment: server.baseURL)
@@ -118,6 +123,27 @@ enum EndToEndBenchmark {
                 ourSide = {
                     let (data, _) = try await transport.send(URLRequest(url: url), context: context)
                     _ = try decoder.decode(Item.self, from: data)
+                }
+            case .timed:
+                let client = EndpointClient(
+                    transport: TimedTransport(
+                        inner: URLSessionTransport(session: ourSession, maximumRequestsPerHost: nil), split: split))
+                ourSide = {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    _ = try await TimedTransport.$callStart.withValue(start) {
+                        try await client.response(with: ItemEndpoint(), environment: server.baseURL)
+                    }
+                    split.finish(start: start, end: DispatchTime.now().uptimeNanoseconds)
+                }
+            case .timedRaw:
+                ourSide = {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    let request = URLRequest(url: url)
+                    let sent = DispatchTime.now().uptimeNanoseconds
+                    let (data, _) = try await ourSession.data(for: request)
+                    split.sent(at: sent, answered: DispatchTime.now().uptimeNanoseconds, callStart: start)
+                    _ = try decoder.decode(Item.self, from: data)
+                    split.finish(start: start, end: DispatchTime.now().uptimeNanoseconds)
                 }
             case .pipelineOverRaw:
                 let client = EndpointClient(transport: DataForTransport(session: ourSession))
@@ -158,6 +184,7 @@ enum EndToEndBenchmark {
                 raw.append(try await measure(server: server, count: perRound, inFlight: inFlight, rawSide))
             }
         }
+        if let line = split.report(requests: ours.map(\.requests).reduce(0, +)) { print(line) }
         let rawTotal = raw.reduce(into: Sample()) { $0 += $1 }
         let ourTotal = ours.reduce(into: Sample()) { $0 += $1 }
         let throughput = median(zip(ours, raw).map { $0.rate / $1.rate })
@@ -255,5 +282,54 @@ struct DataForTransport: HTTPTransport {
         let (data, response) = try await session.data(for: request)
         guard let response = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         return (data, response)
+    }
+}
+
+/// Where one side's wall time goes, for `timed` and `timed-raw` (one request in flight): before the
+/// transport (building, authenticating, the middleware chain), in it, and after it (decoding).
+final class WallSplit: Sendable {
+    private struct Totals {
+        var before: UInt64 = 0
+        var transport: UInt64 = 0
+        var whole: UInt64 = 0
+        var lastAnswer: UInt64 = 0
+    }
+
+    private let totals = Mutex(Totals())
+
+    func sent(at sent: UInt64, answered: UInt64, callStart: UInt64) {
+        totals.withLock {
+            $0.before += sent - callStart
+            $0.transport += answered - sent
+            $0.lastAnswer = answered
+        }
+    }
+
+    func finish(start: UInt64, end: UInt64) {
+        totals.withLock { $0.whole += end - start }
+    }
+
+    func report(requests: Int) -> String? {
+        let totals = totals.withLock { $0 }
+        guard totals.whole > 0 else { return nil }
+        let count = Double(requests) * 1_000
+        let after = totals.whole - totals.before - totals.transport
+        return String(
+            format: "  wall time per request, in this run: %.1f µs before the transport, %.1f µs in it, %.1f µs after",
+            Double(totals.before) / count, Double(totals.transport) / count, Double(after) / count)
+    }
+}
+
+/// `URLSessionTransport` with the time each send starts and ends recorded in a ``WallSplit``.
+struct TimedTransport: HTTPTransport {
+    @TaskLocal static var callStart: UInt64 = 0
+    let inner: URLSessionTransport
+    let split: WallSplit
+
+    func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
+        let sent = DispatchTime.now().uptimeNanoseconds
+        let answer = try await inner.send(request, context: context)
+        split.sent(at: sent, answered: DispatchTime.now().uptimeNanoseconds, callStart: Self.callStart)
+        return answer
     }
 }
