@@ -1,7 +1,6 @@
 import Endpoints
 import EndpointsTestServer
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
