@@ -223,12 +223,19 @@ enum EndToEndBenchmark {
         }
     }
 
+    static let settleMilliseconds =
+        ProcessInfo.processInfo.environment["ENDPOINTS_BENCH_SETTLE_MS"].flatMap { UInt64($0) } ?? 100
+
     static func measure(
         server: TestServer,
         count: Int,
         inFlight: Int,
         _ request: @escaping @Sendable () async throws -> Void
     ) async throws -> Sample {
+        // Let the previous round's connections settle first (outside the measurement): raw code at 16
+        // in flight churns connections whose teardown, in client and server threads, otherwise lands
+        // in the next round and is charged to the other side (ENDPOINTS_BENCH_SETTLE_MS, 100 by default).
+        try await Task.sleep(nanoseconds: settleMilliseconds * 1_000_000)
         let connectionsBefore = server.connectionCount
         let cpuBefore = cpuTime()
         let start = DispatchTime.now().uptimeNanoseconds
