@@ -21,13 +21,12 @@ import Foundation
 ///   configured for nor churns them, and never costs throughput at real latency.
 /// - On Linux, a buffered request (`response(with:)` and every API built on it, not streams or
 ///   downloads) is sent with `data(for:)` on a companion session made once for `session`, with its
-///   configuration: the same cookie store, cache, credential storage and protocol classes, but a
-///   connection pool and delegate of its own. That delegate hands each request's redirects to the
-///   library's redirect rules; corelibs' `data(for:)` completes without the thread hop every
-///   completion handler pays. `session`'s own delegate saw nothing of these requests before either
-///   (the per-task delegate took its place), and invalidating `session` does not cancel them. A
-///   request that carries its own `mainDocumentURL` (which corelibs never reads, and the companion
-///   uses to find the request's redirect rules) is sent as a task on `session` itself.
+///   configuration: the same cookie store, cache and protocol classes, but a connection pool and
+///   delegate of its own, and no credential storage (no challenge is answered from it anyway).
+///   That delegate follows no redirect; the transport sends each hop itself under the library's
+///   redirect rules. corelibs' `data(for:)` completes without the thread hop every completion
+///   handler pays. `session`'s own delegate saw nothing of these requests before either (the
+///   per-task delegate took its place), and invalidating `session` does not cancel them.
 ///
 /// Choose it, or your own ``HTTPTransport``, per client with ``EndpointClient``:
 ///
@@ -112,27 +111,22 @@ public struct URLSessionTransport: HTTPTransport {
                 }
                 return (data, response)
             }
-        #endif
-        #if canImport(FoundationNetworking)
-            if CompanionSession.canSend(request) {
-                return try await CompanionSession.of(session).send(
-                    request, credentialHeaders: context.credentialHeaders)
+            return try await CompanionSession.of(session).send(request, credentialHeaders: context.credentialHeaders)
+        #else
+            let call = DataTaskCall(request: request, credentialHeaders: context.credentialHeaders)
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    call.start(on: session, continuation: continuation)
+                }
+            } onCancel: {
+                call.cancel()
             }
         #endif
-        let call = DataTaskCall(request: request, credentialHeaders: context.credentialHeaders)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                call.start(on: session, continuation: continuation)
-            }
-        } onCancel: {
-            call.cancel()
-        }
     }
 }
 
 /// One data task: its redirect guard, its deadline, and the single delivery of its outcome. It
-/// sends every buffered request on Apple platforms; on Linux, only one that carries a
-/// `mainDocumentURL` of its own (the others go through ``CompanionSession``).
+/// sends every buffered request on Apple platforms (on Linux they go through ``CompanionSession``).
 ///
 /// On Linux a redirect that keeps a body (307, 308) is sent as a second data task, because
 /// corelibs drops the body of the redirects it follows (see ``RedirectGuard/takeResend()``).

@@ -405,18 +405,38 @@ extension Sequence where Element: Sendable {
             withExtendedLifetime(session) {}
         }
 
-        @Test func theRouterNumbersEachCallAndForgetsItWhenClosed() {
-            let router = CallRouter()
-            var first = URLRequest(url: URL(string: "https://api.example.com/a")!)
-            var second = first
-            let a = router.open(&first, credentialHeaders: [])
-            let b = router.open(&second, credentialHeaders: [])
-            #expect(a.number != b.number)
-            #expect(first.mainDocumentURL != second.mainDocumentURL)
-            #expect(first.url == second.url, "only the marker differs")
-            router.close(a)
-            router.close(b)
-            #expect(router.openCalls == 0)
+        @Test func theCompanionAnswersNoChallengeFromCredentialStorage() {
+            let session = URLSession(configuration: .default)
+            defer { session.invalidateAndCancel() }
+            let companion = CompanionSession.session(like: session, delegate: RedirectRefusal())
+            defer { companion.invalidateAndCancel() }
+            #expect(session.configuration.urlCredentialStorage != nil)
+            #expect(companion.configuration.urlCredentialStorage == nil)
+            #expect(
+                session.configuration.urlCredentialStorage != nil, "the given session's configuration is not changed")
+            #expect(companion.delegate is RedirectRefusal)
+        }
+
+        @Test(arguments: [
+            (301, "/b", true), (302, "/b", true), (303, "/b", true), (304, "/b", false), (305, "/b", true),
+            (307, "/b", true), (308, "https://other.example.com/c", true), (300, "/b", false), (200, "/b", false),
+            (302, "http://[bad", false),
+        ])
+        func redirectsAreFollowedWhereCorelibsWouldFollowThem(status: Int, location: String, follows: Bool) throws {
+            let url = try #require(URL(string: "https://api.example.com/a/start"))
+            let response = try #require(
+                HTTPURLResponse(
+                    url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: ["Location": location]))
+            let target = CompanionSession.redirectTarget(of: response, from: URLRequest(url: url))
+            #expect((target != nil) == follows)
+            if follows, location == "/b" { #expect(target?.absoluteString == "https://api.example.com/b") }
+        }
+
+        @Test func aRedirectWithoutLocationIsTheAnswer() throws {
+            let url = try #require(URL(string: "https://api.example.com/a"))
+            let response = try #require(
+                HTTPURLResponse(url: url, statusCode: 302, httpVersion: "HTTP/1.1", headerFields: [:]))
+            #expect(CompanionSession.redirectTarget(of: response, from: URLRequest(url: url)) == nil)
         }
     }
 #endif
