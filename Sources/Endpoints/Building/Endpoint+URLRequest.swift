@@ -28,12 +28,19 @@ extension Endpoint {
         guard let baseURL = server.baseURL(for: environment) else {
             throw .missingBaseURL(server: String(describing: Server.self), environment: String(describing: environment))
         }
-        let text = try definition.path.urlText(after: baseURL, components: pathComponents)
+        let url: URL
+        if let fixed = definition.fixedURL?.url(after: baseURL) {
+            url = fixed
+        } else {
+            let text = try definition.path.urlText(after: baseURL, components: pathComponents)
+            url = try shape.url(
+                text, parameterComponents: parameterComponents, queryEncoding: Self.queryEncodingStrategy)
+            definition.fixedURL?.remember(url, after: baseURL)
+        }
         let request = try shape.urlRequest(
-            url: text,
+            url: url,
             parameterComponents: parameterComponents,
-            headerComponents: headerComponents,
-            queryEncoding: Self.queryEncodingStrategy
+            headerComponents: headerComponents
         ) { () throws(EndpointError) in
             Body.self == EmptyCodable.self ? nil : try Self.bodyEncoder.encodeBody(body)
         }

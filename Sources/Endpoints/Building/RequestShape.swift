@@ -114,17 +114,24 @@ struct RequestShape<P, H>: Sendable {
 
     /// The request for the URL `text` (the query parameters are appended to it), with the headers
     /// and the body: the form fields, or what `body` encodes (`nil` for none) with its content type.
-    func urlRequest(
-        url text: String,
+    /// The URL for `text` (the base URL and the path) with the query parameters appended.
+    func url(
+        _ text: String,
         parameterComponents: P,
-        headerComponents: H,
-        queryEncoding strategy: QueryEncodingStrategy,
-        body: () throws(EndpointError) -> (data: Data, contentType: String?)?
-    ) throws(EndpointError) -> URLRequest {
+        queryEncoding strategy: QueryEncodingStrategy
+    ) throws(EndpointError) -> URL {
         var text = text
         appendQuery(parameterComponents, strategy: strategy, to: &text)
-
         guard let url = URL(string: text) else { throw .invalidURL(text) }
+        return url
+    }
+
+    func urlRequest(
+        url: URL,
+        parameterComponents: P,
+        headerComponents: H,
+        body: () throws(EndpointError) -> (data: Data, contentType: String?)?
+    ) throws(EndpointError) -> URLRequest {
         var request = URLRequest(url: url)
         // GET is URLRequest's default; setting it costs a bridge to NSURLRequest on Linux.
         if method != .get { request.httpMethod = method.rawValue }
@@ -201,6 +208,22 @@ struct RequestShape<P, H>: Sendable {
 
 /// A base URL as paths are appended to it: its text up to the query, without a trailing `/`, and
 /// its query (`?api-version=2`), which goes after the path.
+/// The URL of an endpoint whose path and query are the same for every request, remembered for
+/// the base URL it was last built against: parsing it again costs more than the rest of building
+/// the request (about 5 µs on Linux).
+final class FixedURLMemo: Sendable {
+    private let last = Locked<(base: URL, url: URL)?>(nil)
+
+    /// The URL built after `base`, if it was the last one.
+    func url(after base: URL) -> URL? {
+        last.withLock { last in last.flatMap { $0.base == base ? $0.url : nil } }
+    }
+
+    func remember(_ url: URL, after base: URL) {
+        last.withLock { $0 = (base, url) }
+    }
+}
+
 struct BaseURLText: Sendable {
     let beforeQuery: String
     let query: Substring

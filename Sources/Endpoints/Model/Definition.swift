@@ -29,6 +29,8 @@ public struct Definition<T: Endpoint>: Sendable {
 
     /// The parts split and checked once, for building.
     let shape: RequestShape<T.ParameterComponents, T.HeaderComponents>
+    /// The URL last built, when the path and the query are the same for every request.
+    let fixedURL: FixedURLMemo?
 
     /// Creates a definition.
     /// - Parameters:
@@ -59,6 +61,7 @@ public struct Definition<T: Endpoint>: Sendable {
             hasBody: T.Body.self != EmptyCodable.self,
             timeout: timeout
         )
+        self.fixedURL = path.isFixed && shape.queryParameters.isEmpty ? FixedURLMemo() : nil
     }
 
     /// The same definition for an endpoint with the same components and body, reusing the work
@@ -75,5 +78,6 @@ public struct Definition<T: Endpoint>: Sendable {
         timeout = other.timeout
         acceptableStatusCodes = other.acceptableStatusCodes
         shape = other.shape
+        fixedURL = other.fixedURL
     }
 }

@@ -152,6 +152,13 @@ public struct PathTemplate<T>: Sendable, ExpressibleByStringInterpolation {
         return output
     }
 
+    /// Whether the path is the same for every value of the components (no value in it).
+    var isFixed: Bool {
+        guard let piece = pieces.first else { return true }
+        if pieces.count == 1, case .literal = piece { return true }
+        return false
+    }
+
     /// Writes the encoded path for `components` after `output`.
     func render(_ components: T, into output: inout String) throws(EndpointError) {
         // A fixed path (the common case) needs none of the assembling, which runs unspecialized.

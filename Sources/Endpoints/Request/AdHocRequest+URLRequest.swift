@@ -35,10 +35,9 @@ extension AdHocRequest {
         let body = parts.body
         let encoder = parts.bodyEncoder
         let request = try shape.urlRequest(
-            url: text,
+            url: shape.url(text, parameterComponents: (), queryEncoding: parts.queryEncoding),
             parameterComponents: (),
-            headerComponents: (),
-            queryEncoding: parts.queryEncoding
+            headerComponents: ()
         ) { () throws(EndpointError) in
             guard let body else { return nil }
             return try encoder.encodeBody(body)

@@ -37,7 +37,30 @@ import Testing
         let pathComponents: Components
     }
 
+    struct Fixed: Endpoint {
+        typealias Server = BuildingServer
+        typealias Response = Data
+        static let definition: Definition<Fixed> = Definition(path: "status")
+    }
+
     let components = Components(userId: 42, postId: "a/b c", tag: nil)
+
+    /// A fixed path's URL is remembered for the base URL it was last built against; another base
+    /// URL, or a base URL with a query, gets its own.
+    @Test func aFixedPathIsRightAgainstEveryBaseURL() throws {
+        let bases: [(TypicalEnvironments, String)] = [
+            (.production, "https://api.example.com/v1/status"),
+            (.staging, "https://staging.example.com/v1/status"),
+            (.production, "https://api.example.com/v1/status"),
+            (.production, "https://api.example.com/v1/status"),
+            (.staging, "https://staging.example.com/v1/status"),
+        ]
+        for (environment, expected) in bases {
+            #expect(try Fixed().urlRequest(environment: environment).url?.absoluteString == expected)
+        }
+        let urls = try (0..<100).map { _ in try Fixed().urlRequest().url }
+        #expect(Set(urls).count == 1)
+    }
 
     @Test func plusComposesSegmentsWithOneSlash() throws {
         let url = try Composed(pathComponents: components).urlRequest().url
