@@ -11,9 +11,10 @@ import Foundation
 ///
 /// This mirrors the session's connection pool, which is itself shared by everything that uses the
 /// session, so the counts live in one table keyed by session and origin. The table holds no
-/// configuration (the limit comes with each request) and forgets a host's queue as soon as nothing
-/// is in flight to it; what it keeps is how fast each host answers (see
-/// ``effectiveLimit(maximum:latency:)``), for at most 256 hosts.
+/// configuration (the limit comes with each request); for each host it keeps the count, the queue
+/// and how fast the host answers (see ``effectiveLimit(maximum:latency:)``), and with 256 hosts
+/// known it forgets those that have nothing in flight. Admitting a request and releasing it each
+/// look the host up once.
 enum HostLimiter {
     struct Key: Hashable {
         let session: ObjectIdentifier
@@ -25,13 +26,31 @@ enum HostLimiter {
         let continuation: CheckedContinuation<Void, any Error>
     }
 
-    private struct Slot {
+    /// One host of one pool: its requests in flight, those waiting, and how fast it answers.
+    private struct Host {
         var inFlight = 0
         var waiters = WaitQueue()
+        var latency: Latency?
 
-        /// Frees one slot and admits waiters while fewer than `limit` are in flight.
-        mutating func release(limit: Int) -> [CheckedContinuation<Void, any Error>] {
+        func limit(maximum: Int) -> Int { HostLimiter.effectiveLimit(maximum: maximum, latency: latency) }
+
+        /// Takes a slot when one is free.
+        mutating func admit(maximum: Int) -> Bool {
+            guard inFlight < limit(maximum: maximum) else { return false }
+            inFlight += 1
+            return true
+        }
+
+        /// Records how long a send took, frees its slot and admits waiters while fewer than the
+        /// limit are in flight.
+        mutating func release(maximum: Int, elapsed: UInt64) -> [CheckedContinuation<Void, any Error>] {
+            if latency == nil {
+                latency = Latency(shortest: elapsed, samples: 1)
+            } else {
+                latency?.record(elapsed)
+            }
             inFlight -= 1
+            let limit = limit(maximum: maximum)
             var admitted: [CheckedContinuation<Void, any Error>] = []
             while inFlight < limit, let waiter = waiters.popFirst() {
                 inFlight += 1
@@ -112,22 +131,14 @@ enum HostLimiter {
     }
 
     private struct Table {
-        var slots: [Key: Slot] = [:]
-        var latencies: [Key: Latency] = [:]
+        var hosts: [Key: Host] = [:]
         var nextWaiter: UInt64 = 0
 
-        func limit(_ key: Key, maximum: Int) -> Int {
-            HostLimiter.effectiveLimit(maximum: maximum, latency: latencies[key])
-        }
-
-        mutating func record(_ elapsed: UInt64, for key: Key) {
-            if latencies[key] == nil {
-                // Bounded: a process that makes many sessions measures afresh now and then.
-                if latencies.count >= 256 { latencies.removeAll(keepingCapacity: true) }
-                latencies[key] = Latency(shortest: elapsed, samples: 1)
-            } else {
-                latencies[key]?.record(elapsed)
-            }
+        /// Takes a slot for `key` when one is free. One lookup: this runs for every request.
+        mutating func admit(_ key: Key, maximum: Int) -> Bool {
+            // Bounded: a process that talks to many hosts forgets the idle ones now and then.
+            if hosts.count >= 256, hosts[key] == nil { hosts = hosts.filter { !$0.value.isIdle } }
+            return hosts[key, default: Host()].admit(maximum: maximum)
         }
     }
 
@@ -157,22 +168,34 @@ enum HostLimiter {
 
     /// Waits until `request` may go out under `limit`; `bypass` admits it at once without a slot.
     static func admit(_ request: URLRequest, limit: Limit?, bypass: Bool) async throws -> Admission {
+        switch admitNow(request, limit: limit, bypass: bypass) {
+        case .admitted(let admission): return admission
+        case .wait(let key, let maximum): return try await wait(key, maximum: maximum)
+        }
+    }
+
+    /// What ``admitNow(_:limit:bypass:)`` decided.
+    enum Decision {
+        case admitted(Admission)
+        /// No slot is free: ``wait(_:maximum:)`` for one.
+        case wait(Key, maximum: Int)
+    }
+
+    /// Admits `request` at once when a slot is free (or it is not limited), without suspending:
+    /// the pipeline awaits only when it has to queue.
+    static func admitNow(_ request: URLRequest, limit: Limit?, bypass: Bool) -> Decision {
         guard let limit, limit.maximumPerHost > 0, !bypass, let url = request.url,
             let origin = RedirectPolicy.Origin(url)
-        else { return Admission(key: nil, waited: false) }
+        else { return .admitted(Admission(key: nil, waited: false)) }
         let key = Key(session: limit.pool, origin: origin)
         let maximum = limit.maximumPerHost
-        let admitted = table.withLock { table -> Bool in
-            if table.slots[key, default: Slot()].inFlight < table.limit(key, maximum: maximum) {
-                table.slots[key, default: Slot()].inFlight += 1
-                return true
-            }
-            return false
-        }
-        if admitted {
-            return Admission(key: key, waited: false, maximum: maximum, start: DispatchTime.now().uptimeNanoseconds)
-        }
+        guard table.withLock({ $0.admit(key, maximum: maximum) }) else { return .wait(key, maximum: maximum) }
+        return .admitted(
+            Admission(key: key, waited: false, maximum: maximum, start: DispatchTime.now().uptimeNanoseconds))
+    }
 
+    /// Queues for a slot of `key` (in order, cancellable while waiting).
+    static func wait(_ key: Key, maximum: Int) async throws -> Admission {
         let id = table.withLock { table -> UInt64 in
             table.nextWaiter += 1
             return table.nextWaiter
@@ -183,11 +206,8 @@ enum HostLimiter {
                 // (admitted, or already cancelled), or `release` / `onCancel` once it is queued.
                 let admission = table.withLock { table -> Queueing in
                     if Task.isCancelled { return .cancelled }
-                    if table.slots[key, default: Slot()].inFlight < table.limit(key, maximum: maximum) {
-                        table.slots[key, default: Slot()].inFlight += 1
-                        return .admitted
-                    }
-                    table.slots[key, default: Slot()].waiters.append(Waiter(id: id, continuation: continuation))
+                    if table.admit(key, maximum: maximum) { return .admitted }
+                    table.hosts[key, default: Host()].waiters.append(Waiter(id: id, continuation: continuation))
                     return .queued
                 }
                 switch admission {
@@ -210,20 +230,14 @@ enum HostLimiter {
     /// queued (the task was cancelled first, and the waiter failed itself).
     private static func cancelWaiter(_ id: UInt64, key: Key) {
         let removed = table.withLock { table -> CheckedContinuation<Void, any Error>? in
-            table.slots[key]?.waiters.remove(id: id)?.continuation
+            table.hosts[key]?.waiters.remove(id: id)?.continuation
         }
         removed?.resume(throwing: CancellationError())
     }
 
     private static func release(_ key: Key, maximum: Int, elapsed: UInt64) {
-        let admitted = table.withLock { table -> [CheckedContinuation<Void, any Error>] in
-            table.record(elapsed, for: key)
-            let limit = table.limit(key, maximum: maximum)
-            // Mutated in place through the dictionary, so the queue is never copied.
-            let admitted = table.slots[key]?.release(limit: limit) ?? []
-            if table.slots[key]?.isIdle == true { table.slots[key] = nil }
-            return admitted
-        }
+        // Mutated in place through the dictionary, so the queue is never copied.
+        let admitted = table.withLock { $0.hosts[key]?.release(maximum: maximum, elapsed: elapsed) ?? [] }
         for continuation in admitted { continuation.resume() }
     }
 }

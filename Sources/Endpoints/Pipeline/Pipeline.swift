@@ -29,7 +29,10 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
 
     /// Runs the request and returns the decoded value with the response it came from.
     func run(on transport: any HTTPTransport) async throws(Failure) -> (Response, HTTPURLResponse) {
-        if let mocked = await mocked() { return (try mocked.get(), HTTPURLResponse.mocked) }
+        // Read without suspending first: with no mocks installed (production), no call is made.
+        if PipelineOverrides.current.mocks != nil, let mocked = await mocked() {
+            return (try mocked.get(), HTTPURLResponse.mocked)
+        }
         let (data, response, method) = try await answer(on: transport, exchange: Self.buffered)
         return (try validate(data, response: response, method: method), response)
     }
@@ -105,6 +108,15 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
         exchange: @escaping Exchange
     ) async throws(Failure) -> (Data, HTTPURLResponse) {
         let auth = self.auth
+        if middleware.isEmpty {
+            // No chain to build: each closure in it is an allocation and a call on every request.
+            do {
+                return try await Self.send(
+                    request, context: context, transport: transport, limit: limit, auth: auth, exchange: exchange)
+            } catch {
+                throw Failure(error)
+            }
+        }
         var next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse) = { request in
             try await Self.send(
                 request, context: context, transport: transport, limit: limit, auth: auth, exchange: exchange)
@@ -134,7 +146,11 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
     ) async throws -> (Data, HTTPURLResponse) {
         var request = request
         // A token refresh never queues: the requests ahead of it would all be waiting for it.
-        let admission = try await HostLimiter.admit(request, limit: limit, bypass: !RefreshScope.active.isEmpty)
+        let admission: HostLimiter.Admission
+        switch HostLimiter.admitNow(request, limit: limit, bypass: !RefreshScope.active.isEmpty) {
+        case .admitted(let now): admission = now
+        case .wait(let key, let maximum): admission = try await HostLimiter.wait(key, maximum: maximum)
+        }
         if admission.waited, let updated = auth.updatedCredentials(for: request) {
             request = updated
         }

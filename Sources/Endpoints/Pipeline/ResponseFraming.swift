@@ -40,16 +40,14 @@ enum ResponseFraming {
         // No body by definition (RFC 9110 §6.4.1); the length describes what a GET would get.
         let status = response.statusCode
         if requestMethod == "HEAD" || (100..<200).contains(status) || status == 204 || status == 304 { return nil }
+        guard bodyLength != declared else { return nil }
         // URLSession decodes gzip and the like; Content-Length counts the encoded bytes.
         if let encoding = response.value(forHTTPHeaderField: "Content-Encoding"),
             encoding.lowercased() != "identity"
         {
             return nil
         }
-        guard bodyLength == declared else {
-            return error("the response body has \(bodyLength) bytes but its Content-Length is \(declared)", response)
-        }
-        return nil
+        return error("the response body has \(bodyLength) bytes but its Content-Length is \(declared)", response)
     }
 
     private static func error(_ reason: String, _ response: HTTPURLResponse) -> URLError {
