@@ -23,7 +23,7 @@ enum HostLimiter {
 
     private struct Waiter {
         let id: UInt64
-        let continuation: CheckedContinuation<Void, any Error>
+        let continuation: UnsafeContinuation<Void, any Error>
     }
 
     /// One host of one pool: its requests in flight, those waiting, and how fast it answers.
@@ -43,7 +43,7 @@ enum HostLimiter {
 
         /// Records how long a send took, frees its slot and admits waiters while fewer than the
         /// limit are in flight.
-        mutating func release(maximum: Int, elapsed: UInt64) -> [CheckedContinuation<Void, any Error>] {
+        mutating func release(maximum: Int, elapsed: UInt64) -> [UnsafeContinuation<Void, any Error>] {
             if latency == nil {
                 latency = Latency(shortest: elapsed, samples: 1)
             } else {
@@ -51,7 +51,7 @@ enum HostLimiter {
             }
             inFlight -= 1
             let limit = limit(maximum: maximum)
-            var admitted: [CheckedContinuation<Void, any Error>] = []
+            var admitted: [UnsafeContinuation<Void, any Error>] = []
             while inFlight < limit, let waiter = waiters.popFirst() {
                 inFlight += 1
                 admitted.append(waiter.continuation)
@@ -201,7 +201,9 @@ enum HostLimiter {
             return table.nextWaiter
         }
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            // Unsafe rather than checked (which allocates a guard per waiter, at 16 in flight on
+            // loopback most requests wait): what follows resumes it exactly once.
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                 // Decided under the lock, so that exactly one party resumes the continuation: here
                 // (admitted, or already cancelled), or `release` / `onCancel` once it is queued.
                 let admission = table.withLock { table -> Queueing in
@@ -229,7 +231,7 @@ enum HostLimiter {
     /// Removes a queued waiter and fails it; does nothing when it was admitted meanwhile or never
     /// queued (the task was cancelled first, and the waiter failed itself).
     private static func cancelWaiter(_ id: UInt64, key: Key) {
-        let removed = table.withLock { table -> CheckedContinuation<Void, any Error>? in
+        let removed = table.withLock { table -> UnsafeContinuation<Void, any Error>? in
             table.hosts[key]?.waiters.remove(id: id)?.continuation
         }
         removed?.resume(throwing: CancellationError())
