@@ -19,14 +19,6 @@ import Foundation
 ///   a host that answers within 15 ms, such as loopback); the pipeline queues the rest in order (cancellable
 ///   while waiting), so that Linux's URLSession neither opens more connections than the session is
 ///   configured for nor churns them, and never costs throughput at real latency.
-/// - On Linux, a buffered request (`response(with:)` and every API built on it, not streams or
-///   downloads) is sent with `data(for:)` on a companion session made once for `session`, with its
-///   configuration: the same cookie store, cache and protocol classes, but a connection pool and
-///   delegate of its own, and no credential storage (no challenge is answered from it anyway).
-///   That delegate follows no redirect; the transport sends each hop itself under the library's
-///   redirect rules. corelibs' `data(for:)` completes without the thread hop every completion
-///   handler pays. `session`'s own delegate saw nothing of these requests before either (the
-///   per-task delegate took its place), and invalidating `session` does not cancel them.
 ///
 /// Choose it, or your own ``HTTPTransport``, per client with ``EndpointClient``:
 ///
@@ -111,22 +103,32 @@ public struct URLSessionTransport: HTTPTransport {
                 }
                 return (data, response)
             }
-            return try await CompanionSession.of(session).send(request, credentialHeaders: context.credentialHeaders)
-        #else
-            let call = DataTaskCall(request: request, credentialHeaders: context.credentialHeaders)
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    call.start(on: session, continuation: continuation)
-                }
-            } onCancel: {
-                call.cancel()
-            }
         #endif
+        // A completion-handler task, not corelibs' `data(for:)`: cancelling a task that awaits
+        // `data(for:)` while its transfer completes deadlocks every session in the process (see
+        // ``DataTaskCall``).
+        let call = DataTaskCall(request: request, credentialHeaders: context.credentialHeaders)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                call.start(on: session, continuation: continuation)
+            }
+        } onCancel: {
+            call.cancel()
+        }
     }
 }
 
 /// One data task: its redirect guard, its deadline, and the single delivery of its outcome. It
-/// sends every buffered request on Apple platforms (on Linux they go through ``CompanionSession``).
+/// sends every buffered request.
+///
+/// Not corelibs' `data(for:)`, which completes without the delegate queue's thread hop (3–9% of
+/// the CPU of a loopback request): it resumes its continuation on the session's work queue, and its
+/// cancellation handler, which the Swift runtime runs holding the cancelled task's status lock,
+/// waits for that queue (`URLSessionTask.cancel()` is a `workQueue.sync`). A task cancelled while
+/// its transfer completes leaves each thread waiting for the other, and every session's work
+/// queue targets one shared queue, so all of the process's URLSession traffic stops (seen in a
+/// test run, in `gdb`). Here the completion runs on the delegate queue, which never waits for the
+/// work queue.
 ///
 /// On Linux a redirect that keeps a body (307, 308) is sent as a second data task, because
 /// corelibs drops the body of the redirects it follows (see ``RedirectGuard/takeResend()``).
