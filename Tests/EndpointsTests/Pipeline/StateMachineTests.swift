@@ -385,4 +385,3 @@ extension Sequence where Element: Sendable {
         if expected == "GET" { #expect(next.value(forHTTPHeaderField: "Content-Type") == nil) }
     }
 }
-
