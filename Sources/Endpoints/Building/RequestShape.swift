@@ -112,8 +112,6 @@ struct RequestShape<P, H>: Sendable {
         return headers
     }
 
-    /// The request for the URL `text` (the query parameters are appended to it), with the headers
-    /// and the body: the form fields, or what `body` encodes (`nil` for none) with its content type.
     /// The URL for `text` (the base URL and the path) with the query parameters appended.
     func url(
         _ text: String,
@@ -126,6 +124,8 @@ struct RequestShape<P, H>: Sendable {
         return url
     }
 
+    /// The request for `url`, with the headers and the body: the form fields, or what `body`
+    /// encodes (`nil` for none) with its content type.
     func urlRequest(
         url: URL,
         parameterComponents: P,
@@ -206,8 +206,6 @@ struct RequestShape<P, H>: Sendable {
     }
 }
 
-/// A base URL as paths are appended to it: its text up to the query, without a trailing `/`, and
-/// its query (`?api-version=2`), which goes after the path.
 /// The URL of an endpoint whose path and query are the same for every request, remembered for
 /// the base URL it was last built against: parsing it again costs more than the rest of building
 /// the request (about 5 µs on Linux).
@@ -224,6 +222,8 @@ final class FixedURLMemo: Sendable {
     }
 }
 
+/// A base URL as paths are appended to it: its text up to the query, without a trailing `/`, and
+/// its query (`?api-version=2`), which goes after the path.
 struct BaseURLText: Sendable {
     let beforeQuery: String
     let query: Substring
