@@ -167,6 +167,8 @@ enum HostLimiter {
     }
 
     /// Waits until `request` may go out under `limit`; `bypass` admits it at once without a slot.
+    /// Inlined, so that a request admitted at once makes no async call: only one that queues awaits.
+    @inline(__always)
     static func admit(_ request: URLRequest, limit: Limit?, bypass: Bool) async throws -> Admission {
         switch admitNow(request, limit: limit, bypass: bypass) {
         case .admitted(let admission): return admission
@@ -175,7 +177,7 @@ enum HostLimiter {
     }
 
     /// What ``admitNow(_:limit:bypass:)`` decided.
-    enum Decision {
+    private enum Decision {
         case admitted(Admission)
         /// No slot is free: ``wait(_:maximum:)`` for one.
         case wait(Key, maximum: Int)
@@ -183,7 +185,7 @@ enum HostLimiter {
 
     /// Admits `request` at once when a slot is free (or it is not limited), without suspending:
     /// the pipeline awaits only when it has to queue.
-    static func admitNow(_ request: URLRequest, limit: Limit?, bypass: Bool) -> Decision {
+    private static func admitNow(_ request: URLRequest, limit: Limit?, bypass: Bool) -> Decision {
         guard let limit, limit.maximumPerHost > 0, !bypass, let url = request.url,
             let origin = RedirectPolicy.Origin(url)
         else { return .admitted(Admission(key: nil, waited: false)) }
@@ -195,7 +197,7 @@ enum HostLimiter {
     }
 
     /// Queues for a slot of `key` (in order, cancellable while waiting).
-    static func wait(_ key: Key, maximum: Int) async throws -> Admission {
+    private static func wait(_ key: Key, maximum: Int) async throws -> Admission {
         let id = table.withLock { table -> UInt64 in
             table.nextWaiter += 1
             return table.nextWaiter

@@ -146,11 +146,7 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
     ) async throws -> (Data, HTTPURLResponse) {
         var request = request
         // A token refresh never queues: the requests ahead of it would all be waiting for it.
-        let admission: HostLimiter.Admission
-        switch HostLimiter.admitNow(request, limit: limit, bypass: !RefreshScope.active.isEmpty) {
-        case .admitted(let now): admission = now
-        case .wait(let key, let maximum): admission = try await HostLimiter.wait(key, maximum: maximum)
-        }
+        let admission = try await HostLimiter.admit(request, limit: limit, bypass: !RefreshScope.active.isEmpty)
         if admission.waited, let updated = auth.updatedCredentials(for: request) {
             request = updated
         }

@@ -33,13 +33,6 @@ struct RedirectPolicy: Sendable {
         self.credentialHeaders = credentialHeaders
     }
 
-    /// Where a redirect's `location` points, resolved (RFC 3986 §5) against the URL of the
-    /// `response` that carried it, or of the `current` request when the response has none.
-    static func target(of response: HTTPURLResponse, location: String, current: URLRequest) -> URL? {
-        guard let base = response.url ?? current.url else { return nil }
-        return RedirectLocation.resolve(location, against: base)
-    }
-
     /// The original request's origin.
     var origin: Origin? { originalURL.flatMap(Origin.init) }
 
@@ -173,9 +166,12 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
                 state.exceeded = true
                 return nil
             }
+            let base = response.url ?? state.current.url
             let target =
-                response.value(forHTTPHeaderField: "Location").flatMap {
-                    RedirectPolicy.target(of: response, location: $0, current: state.current)
+                base.flatMap { base in
+                    response.value(forHTTPHeaderField: "Location").flatMap {
+                        RedirectLocation.resolve($0, against: base)
+                    }
                 } ?? request.url
             state.current = policy.nextRequest(after: state.current, status: response.statusCode, target: target)
             #if canImport(FoundationNetworking)
