@@ -106,8 +106,12 @@ public struct URLSessionTransport: HTTPTransport {
         #endif
         // A completion-handler task, not corelibs' `data(for:)`: cancelling a task that awaits
         // `data(for:)` while its transfer completes deadlocks every session in the process (see
-        // ``DataTaskCall``).
+        // ``DataTaskCall``). On Linux it runs on the session's delivery session, which completes it
+        // without a thread hop (see `DeliverySession`).
         let call = DataTaskCall(request: request, credentialHeaders: context.credentialHeaders)
+        #if canImport(FoundationNetworking)
+            let session = DeliverySession.of(self.session)
+        #endif
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 call.start(on: session, continuation: continuation)
@@ -127,8 +131,12 @@ public struct URLSessionTransport: HTTPTransport {
 /// waits for that queue (`URLSessionTask.cancel()` is a `workQueue.sync`). A task cancelled while
 /// its transfer completes leaves each thread waiting for the other, and every session's work
 /// queue targets one shared queue, so all of the process's URLSession traffic stops (seen in a
-/// test run, in `gdb`). Here the completion runs on the delegate queue, which never waits for the
-/// work queue.
+/// test run, in `gdb`; corelibs fixed it after 6.3, swiftlang/swift-corelibs-foundation#5412).
+///
+/// On Linux the call runs on a `DeliverySession`, whose delegate queue runs the completion at
+/// once on the work queue, as `data(for:)` does, without its thread hop; and it never waits for
+/// the work queue where that could deadlock: ``cancel()`` cancels the task from another thread,
+/// and a resend is made from another thread.
 ///
 /// On Linux a redirect that keeps a body (307, 308) is sent as a second data task, because
 /// corelibs drops the body of the redirects it follows (see ``RedirectGuard/takeResend()``).
@@ -206,7 +214,13 @@ final class DataTaskCall: Sendable {
     private func makeTask(_ request: URLRequest, on session: URLSession) -> URLSessionDataTask {
         let task = session.dataTask(with: Self.corelibsTimeout(request)) { [self] data, response, error in
             if error == nil, let next = self.redirects.takeResend() {
-                self.send(next, on: session)
+                #if canImport(FoundationNetworking)
+                    // On a delivery session this runs on the work queue, which making and resuming
+                    // a task waits for.
+                    DispatchQueue.offWorkQueue { self.send(next, on: session) }
+                #else
+                    self.send(next, on: session)
+                #endif
             } else {
                 self.finish(self.outcome(data: data, response: response, error: error))
             }
@@ -229,7 +243,13 @@ final class DataTaskCall: Sendable {
             state.cancelled = true
             return state.task
         }
-        task?.cancel()
+        #if canImport(FoundationNetworking)
+            // Never wait for the work queue here (see the type's documentation): this runs in a
+            // cancellation handler, while the work queue may be completing this very task.
+            if let task { DispatchQueue.offWorkQueue { task.cancel() } }
+        #else
+            task?.cancel()
+        #endif
         finish(.failure(CancellationError()))
     }
 

@@ -385,3 +385,66 @@ extension Sequence where Element: Sendable {
         if expected == "GET" { #expect(next.value(forHTTPHeaderField: "Content-Type") == nil) }
     }
 }
+
+#if canImport(FoundationNetworking)
+    @Suite struct DeliverySessionTests {
+        @Test func aSessionKeepsOneDeliverySessionAndAnEndedOneIsTakenDown() {
+            let registry = DeliverySession.Registry()
+            let session = URLSession(configuration: .ephemeral)
+            let first = registry.session(for: session)
+            #expect(registry.session(for: session) === first)
+            #expect(first !== session)
+            #expect(first.delegateQueue is ImmediateQueue)
+            #expect(first.configuration.httpCookieStorage === session.configuration.httpCookieStorage)
+            #expect(first.configuration.urlCache === session.configuration.urlCache)
+            #expect(first.configuration.urlCredentialStorage === session.configuration.urlCredentialStorage)
+            // Sessions made and dropped one after another: each ended one leaves the registry when
+            // the next delivery session is made, so the registry does not grow with them.
+            for _ in 0..<20 {
+                _ = registry.session(for: URLSession(configuration: .ephemeral))
+            }
+            #expect(registry.count == 2)
+            withExtendedLifetime(session) {}
+        }
+
+        @Test func theImmediateQueueRunsABlockOnTheThreadThatAddsIt() {
+            let queue = ImmediateQueue()
+            let ran = TestLocked(false)
+            queue.addOperation { ran.withLock { $0 = true } }
+            #expect(ran.withLock { $0 }, "the block ran before addOperation returned")
+        }
+
+        /// Cancellation racing completion, the race that deadlocked corelibs' `data(for:)` (its
+        /// cancellation handler waited for the work queue while the work queue, completing the
+        /// transfer, waited for the cancelled task): the delivery session completes on the work
+        /// queue too, so each of these cancellations lands somewhere around its request's end. A
+        /// deadlock hangs the test (and the time limit reports it); every request ends once, with
+        /// its response or as cancelled.
+        @Test(.timeLimit(.minutes(1))) func cancellingWhileTheTransferCompletesNeverDeadlocks() async throws {
+            let server = try EndpointsTestServer.TestServer()
+            defer { server.stop() }
+            let session = URLSession(configuration: .ephemeral)
+            defer { session.finishTasksAndInvalidate() }
+            let transport = URLSessionTransport(session: session, maximumRequestsPerHost: nil)
+            let context = RequestContext(endpointName: "Race")
+            let request = URLRequest(url: server.url("/echo"))
+            var outcomes = (answered: 0, cancelled: 0)
+            for round in 0..<300 {
+                let call = Task { try await transport.send(request, context: context) }
+                // A spread of moments, from before the request is sent to after it is answered:
+                // the point is to land some cancellations inside the completion.
+                for _ in 0..<(round % 12) { await Task.yield() }
+                if round % 3 != 0 { try await Task.sleep(nanoseconds: UInt64(round % 7) * 150_000) }
+                call.cancel()
+                do {
+                    let (_, response) = try await call.value
+                    #expect(response.statusCode == 200)
+                    outcomes.answered += 1
+                } catch is CancellationError {
+                    outcomes.cancelled += 1
+                }
+            }
+            #expect(outcomes.answered + outcomes.cancelled == 300)
+        }
+    }
+#endif
