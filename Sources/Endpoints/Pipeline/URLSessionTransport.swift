@@ -15,6 +15,11 @@ import Foundation
 ///   failed every request at once), the library enforces fractional ones itself. For a limit on
 ///   the whole exchange, use ``DeadlineMiddleware``.
 /// - No hidden retries: a 401 comes back once, with no credential-storage replay.
+/// - On Linux, buffered requests complete without the thread hop corelibs puts before every
+///   completion handler: they run on a companion of `session`, made once with its configuration
+///   (the same cookies, cache, credentials and protocol classes, a connection pool of its own),
+///   whose delegate queue runs each completion at once. Invalidating `session` does not cancel
+///   buffered requests already running there.
 /// - At most ``maximumRequestsPerHost`` requests per host are in flight through one session (four against
 ///   a host that answers within 15 ms, such as loopback); the pipeline queues the rest in order (cancellable
 ///   while waiting), so that Linux's URLSession neither opens more connections than the session is

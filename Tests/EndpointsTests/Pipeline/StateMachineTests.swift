@@ -414,6 +414,30 @@ extension Sequence where Element: Sendable {
             #expect(ran.withLock { $0 }, "the block ran before addOperation returned")
         }
 
+        /// Documented in the Linux article: a buffered request runs on the delivery session, so
+        /// invalidating the given session does not cancel one already running.
+        @Test func invalidatingTheGivenSessionLeavesARunningRequestToFinish() async throws {
+            let server = try EndpointsTestServer.TestServer()
+            defer { server.stop() }
+            let gate = AsyncStream<Void>.makeStream()
+            server.route("/held") { _ in
+                for await _ in gate.stream { break }
+                return .json(raw: #"{"ok":true}"#)
+            }
+            let session = URLSession(configuration: .ephemeral)
+            let transport = URLSessionTransport(session: session, maximumRequestsPerHost: nil)
+            let call = Task {
+                try await transport.send(
+                    URLRequest(url: server.url("/held")), context: RequestContext(endpointName: "Held"))
+            }
+            try await waitForRequests(1, on: server)
+            session.invalidateAndCancel()
+            gate.continuation.yield()
+            let (data, response) = try await call.value
+            #expect(response.statusCode == 200)
+            #expect(String(decoding: data, as: UTF8.self) == #"{"ok":true}"#)
+        }
+
         /// Cancellation racing completion, the race that deadlocked corelibs' `data(for:)` (its
         /// cancellation handler waited for the work queue while the work queue, completing the
         /// transfer, waited for the cancelled task): the delivery session completes on the work
