@@ -132,13 +132,7 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
             NSURLAuthenticationMethodNTLM, NSURLAuthenticationMethodNegotiate:
             let response = (challenge.failureResponse ?? task.response) as? HTTPURLResponse
             state.withLock { $0.refusedChallenge = response }
-            #if canImport(FoundationNetworking)
-                // corelibs answers a refusal with `task.cancel()`, a `workQueue.sync`, and on a
-                // delivery session this runs on the work queue.
-                DispatchQueue.offWorkQueue { completionHandler(.rejectProtectionSpace, nil) }
-            #else
-                completionHandler(.rejectProtectionSpace, nil)
-            #endif
+            completionHandler(.rejectProtectionSpace, nil)
         default:
             #if !canImport(FoundationNetworking)
                 if let delegate = session.delegate, delegate !== self {
@@ -153,11 +147,8 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
                         return
                     }
                 }
-                completionHandler(.performDefaultHandling, nil)
-            #else
-                // The default handling may resume or cancel the task: off the work queue, as above.
-                DispatchQueue.offWorkQueue { completionHandler(.performDefaultHandling, nil) }
             #endif
+            completionHandler(.performDefaultHandling, nil)
         }
     }
 

@@ -15,11 +15,6 @@ import Foundation
 ///   failed every request at once), the library enforces fractional ones itself. For a limit on
 ///   the whole exchange, use ``DeadlineMiddleware``.
 /// - No hidden retries: a 401 comes back once, with no credential-storage replay.
-/// - On Linux, buffered requests complete without the thread hop corelibs puts before every
-///   completion handler: they run on a companion of `session`, made once with its configuration
-///   (the same cookies, cache, credentials and protocol classes, a connection pool of its own),
-///   whose delegate queue runs each completion at once. Invalidating `session` does not cancel
-///   buffered requests already running there.
 /// - At most ``maximumRequestsPerHost`` requests per host are in flight through one session (four against
 ///   a host that answers within 15 ms, such as loopback); the pipeline queues the rest in order (cancellable
 ///   while waiting), so that Linux's URLSession neither opens more connections than the session is
@@ -111,12 +106,8 @@ public struct URLSessionTransport: HTTPTransport {
         #endif
         // A completion-handler task, not corelibs' `data(for:)`: cancelling a task that awaits
         // `data(for:)` while its transfer completes deadlocks every session in the process (see
-        // ``DataTaskCall``). On Linux it runs on the session's delivery session, which completes it
-        // without a thread hop (see `DeliverySession`).
+        // ``DataTaskCall``).
         let call = DataTaskCall(request: request, credentialHeaders: context.credentialHeaders)
-        #if canImport(FoundationNetworking)
-            let session = DeliverySession.of(self.session)
-        #endif
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 call.start(on: session, continuation: continuation)
@@ -136,12 +127,8 @@ public struct URLSessionTransport: HTTPTransport {
 /// waits for that queue (`URLSessionTask.cancel()` is a `workQueue.sync`). A task cancelled while
 /// its transfer completes leaves each thread waiting for the other, and every session's work
 /// queue targets one shared queue, so all of the process's URLSession traffic stops (seen in a
-/// test run, in `gdb`; corelibs fixed it after 6.3, swiftlang/swift-corelibs-foundation#5412).
-///
-/// On Linux the call runs on a `DeliverySession`, whose delegate queue runs the completion at
-/// once on the work queue, as `data(for:)` does, without its thread hop; and it never waits for
-/// the work queue where that could deadlock: ``cancel()`` cancels the task from another thread,
-/// and a resend is made from another thread.
+/// test run, in `gdb`). Here the completion runs on the delegate queue, which never waits for the
+/// work queue.
 ///
 /// On Linux a redirect that keeps a body (307, 308) is sent as a second data task, because
 /// corelibs drops the body of the redirects it follows (see ``RedirectGuard/takeResend()``).
@@ -219,13 +206,7 @@ final class DataTaskCall: Sendable {
     private func makeTask(_ request: URLRequest, on session: URLSession) -> URLSessionDataTask {
         let task = session.dataTask(with: Self.corelibsTimeout(request)) { [self] data, response, error in
             if error == nil, let next = self.redirects.takeResend() {
-                #if canImport(FoundationNetworking)
-                    // On a delivery session this runs on the work queue, which making and resuming
-                    // a task waits for.
-                    DispatchQueue.offWorkQueue { self.send(next, on: session) }
-                #else
-                    self.send(next, on: session)
-                #endif
+                self.send(next, on: session)
             } else {
                 self.finish(self.outcome(data: data, response: response, error: error))
             }
@@ -248,13 +229,7 @@ final class DataTaskCall: Sendable {
             state.cancelled = true
             return state.task
         }
-        #if canImport(FoundationNetworking)
-            // Never wait for the work queue here (see the type's documentation): this runs in a
-            // cancellation handler, while the work queue may be completing this very task.
-            if let task { DispatchQueue.offWorkQueue { task.cancel() } }
-        #else
-            task?.cancel()
-        #endif
+        task?.cancel()
         finish(.failure(CancellationError()))
     }
 
