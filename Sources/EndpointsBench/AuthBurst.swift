@@ -121,7 +121,7 @@ func runAuthBurstBenchmark() async throws {
         _ = try await refresh(tokens.mint(validAccess: false).refreshToken)
         roundTrip.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
     }
-    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    let median = EndToEndBenchmark.median
     // Differences are taken within a round (the bursts ran back to back), then the median: a
     // burst's wall time drifts by more than the few milliseconds being measured.
     let reactiveExtra = median(zip(reactive, valid).map { $0 - $1 })

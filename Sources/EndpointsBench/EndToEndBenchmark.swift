@@ -53,7 +53,8 @@ enum EndToEndBenchmark {
         let chosen = environment["ENDPOINTS_BENCH_BACKENDS"].map { $0.split(separator: ",").map(String.init) }
         print("End to end: GET + decode, Endpoints against raw URLSession.data(for:) + JSONDecoder")
         if ourSide != .pipeline { print("  (the Endpoints side runs only: \(ourSide.rawValue))") }
-        print("  (a session per side, \(rounds(quick)) alternating rounds; CPU counts client and server)")
+        print("  (a session per side, \(rounds(quick)) alternating rounds; CPU counts client and server;")
+        print("   ratios are medians of per-round ratios, with their 95% confidence interval in parentheses)")
         for backend in backends where chosen?.contains(where: { backend.name.hasPrefix($0) }) ?? true {
             for inFlight in levels {
                 try await compare(backend: backend, inFlight: inFlight, quick: quick)
@@ -67,7 +68,7 @@ enum EndToEndBenchmark {
     }
 
     /// What the Endpoints side runs, for finding where its cost is (ENDPOINTS_BENCH_OURS):
-    /// `pipeline` is the whole library; `transport` only `URLSessionTransport.send` + the decoder;
+    /// `pipeline` is the whole library; `unlimited` the same with no per-host limit; `transport` only `URLSessionTransport.send` + the decoder;
     /// `pipeline-over-raw` the pipeline over a transport that calls `URLSession.data(for:)`; `raw`
     /// the raw code on the other session (an A/A run: its ratios show the noise); `raw-handler` raw
     /// code with `dataTask(with:completionHandler:)`, which every public completion handler is;
@@ -75,6 +76,8 @@ enum EndToEndBenchmark {
     /// code, each printing where its wall time went in the run itself (one request in flight).
     enum OurSide: String {
         case pipeline, transport, pipelineOverRaw = "pipeline-over-raw", raw
+        /// The whole library over a `URLSessionTransport` with no per-host limit.
+        case unlimited
         /// Raw code with `dataTask(with:completionHandler:)` in place of `data(for:)`.
         case rawHandler = "raw-handler"
         case timed, timedRaw = "timed-raw"
@@ -87,6 +90,7 @@ enum EndToEndBenchmark {
     static func compare(backend: Backend, inFlight: Int, quick: Bool) async throws {
         let server = try TestServer()
         defer { server.stop() }
+        let stealBefore = StolenTime.now()
         let latency = UInt64(backend.latencyMilliseconds) * 1_000_000
         server.route("/item") { _ in
             if latency > 0 { try? await Task.sleep(nanoseconds: latency) }
@@ -116,6 +120,10 @@ enum EndToEndBenchmark {
             switch Self.ourSide {
             case .pipeline:
                 ourSide = { _ = try await ourSession.response(with: ItemEndpoint(), environment: server.baseURL) }
+            case .unlimited:
+                let client = EndpointClient(
+                    transport: URLSessionTransport(session: ourSession, maximumRequestsPerHost: nil))
+                ourSide = { _ = try await client.response(with: ItemEndpoint(), environment: server.baseURL) }
             case .transport:
                 let transport = URLSessionTransport(session: ourSession, maximumRequestsPerHost: nil)
                 let context = RequestContext(endpointName: "ItemEndpoint")
@@ -186,17 +194,21 @@ enum EndToEndBenchmark {
         if let line = split.report(requests: ours.map(\.requests).reduce(0, +)) { print(line) }
         let rawTotal = raw.reduce(into: Sample()) { $0 += $1 }
         let ourTotal = ours.reduce(into: Sample()) { $0 += $1 }
-        let throughput = median(zip(ours, raw).map { $0.rate / $1.rate })
-        let cpu = median(zip(ours, raw).map { $0.cpuPerRequest / $1.cpuPerRequest })
+        let throughputRatios = zip(ours, raw).map { $0.rate / $1.rate }
+        let cpuRatios = zip(ours, raw).map { $0.cpuPerRequest / $1.cpuPerRequest }
+        let throughput = median(throughputRatios)
+        let cpu = median(cpuRatios)
+        let throughputRange = medianInterval(throughputRatios)
+        let cpuRange = medianInterval(cpuRatios)
         print(
             String(
                 format:
-                    "  %@, %2d in flight: raw %6.0f req/s %6.1f µs CPU %4d conn | Endpoints %6.0f req/s %6.1f µs CPU %4d conn | throughput %.3f×, CPU %.3f×",
+                    "  %@, %2d in flight: raw %6.0f req/s %6.1f µs CPU %4d conn | Endpoints %6.0f req/s %6.1f µs CPU %4d conn | throughput %.3f× (%.3f–%.3f), CPU %.3f× (%.3f–%.3f)",
                 backend.name, inFlight,
                 rawTotal.rate, rawTotal.cpuPerRequest * 1e6, rawTotal.connections,
                 ourTotal.rate, ourTotal.cpuPerRequest * 1e6, ourTotal.connections,
-                throughput, cpu
-            )
+                throughput, throughputRange.low, throughputRange.high, cpu, cpuRange.low, cpuRange.high
+            ) + StolenTime.since(stealBefore)
         )
     }
 
@@ -204,6 +216,29 @@ enum EndToEndBenchmark {
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         return (sorted[sorted.count / 2] + sorted[(sorted.count - 1) / 2]) / 2
+    }
+
+    /// A distribution-free 95% confidence interval for the median of `values`: the k-th smallest
+    /// and k-th largest value, with k the largest rank such that a binomial(n, ½) count falls below
+    /// it with probability at most 2.5%. Per-round ratios are not normal (a busy moment on a shared
+    /// machine makes one round an outlier), so no mean and standard deviation. With fewer than 6
+    /// values no such interval exists, and the whole range is returned.
+    static func medianInterval(_ values: [Double]) -> (low: Double, high: Double) {
+        let sorted = values.sorted()
+        let n = sorted.count
+        guard n > 0 else { return (.nan, .nan) }
+        // P(X <= j) for X ~ binomial(n, 1/2), accumulated term by term in logarithms.
+        var rank = 0
+        var cumulative = 0.0
+        var logTerm = -Double(n) * log(2.0)  // log C(n, 0) / 2^n
+        for j in 0..<n {
+            cumulative += exp(logTerm)
+            if cumulative > 0.025 { break }
+            rank = j + 1
+            logTerm += log(Double(n - j)) - log(Double(j + 1))
+        }
+        guard rank > 0 else { return (sorted[0], sorted[n - 1]) }
+        return (sorted[rank - 1], sorted[n - rank])
     }
 
     struct Sample {
@@ -271,6 +306,33 @@ enum EndToEndBenchmark {
         let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
         let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
         return user + system
+    }
+}
+
+/// The CPU time the hypervisor gave to other guests (`steal` in `/proc/stat`), which makes a
+/// shared machine's rounds uneven: reported with each line, so that a noisy run shows as one.
+enum StolenTime {
+    struct Reading {
+        let steal: Double
+        let total: Double
+    }
+
+    /// The machine's stolen and total CPU time so far, in clock ticks; `nil` where `/proc/stat`
+    /// does not exist.
+    static func now() -> Reading? {
+        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+            let line = text.split(separator: "\n").first, line.hasPrefix("cpu ")
+        else { return nil }
+        let ticks = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+        guard ticks.count >= 8 else { return nil }
+        // user nice system idle iowait irq softirq steal [guest guest_nice, already in user]
+        return Reading(steal: ticks[7], total: ticks[0..<8].reduce(0, +))
+    }
+
+    /// " | stolen N%": the share of the machine's CPU time stolen since `start`, or "".
+    static func since(_ start: Reading?) -> String {
+        guard let start, let end = now(), end.total > start.total else { return "" }
+        return String(format: " | stolen %.1f%%", (end.steal - start.steal) / (end.total - start.total) * 100)
     }
 }
 
