@@ -68,12 +68,13 @@ enum EndToEndBenchmark {
     }
 
     /// What the Endpoints side runs, for finding where its cost is (ENDPOINTS_BENCH_OURS):
-    /// `pipeline` is the whole library; `unlimited` the same with no per-host limit; `transport` only `URLSessionTransport.send` + the decoder;
-    /// `pipeline-over-raw` the pipeline over a transport that calls `URLSession.data(for:)`; `raw`
-    /// the raw code on the other session (an A/A run: its ratios show the noise); `raw-handler` raw
-    /// code with `dataTask(with:completionHandler:)`, which every public completion handler is;
-    /// `timed` the pipeline over a `URLSessionTransport` with no host limit, and `timed-raw` the raw
-    /// code, each printing where its wall time went in the run itself (one request in flight).
+    /// `pipeline` is the whole library; `unlimited` the same with no per-host limit; `transport`
+    /// only `URLSessionTransport.send` + the decoder; `pipeline-over-raw` the pipeline over a
+    /// transport that calls `URLSession.data(for:)`; `raw` the raw code on the other session (an
+    /// A/A run: its ratios show the noise); `raw-handler` raw code with
+    /// `dataTask(with:completionHandler:)`, which every public completion handler is; `timed` the
+    /// pipeline over a `URLSessionTransport` with no host limit, and `timed-raw` the raw code, each
+    /// printing where its wall time went in the run itself (one request in flight).
     enum OurSide: String {
         case pipeline, transport, pipelineOverRaw = "pipeline-over-raw", raw
         /// The whole library over a `URLSessionTransport` with no per-host limit.
