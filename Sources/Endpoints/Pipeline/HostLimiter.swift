@@ -28,6 +28,9 @@ enum HostLimiter {
 
     /// One host of one pool: its requests in flight, those waiting, and how fast it answers.
     private struct Host {
+        /// The pool, weakly: a pool freed and another made at its address finds this entry's
+        /// owner gone and starts afresh, without the old one's count or latency.
+        weak var owner: AnyObject?
         var inFlight = 0
         var waiters = WaitQueue()
         var latency: Latency?
@@ -35,7 +38,10 @@ enum HostLimiter {
         func limit(maximum: Int) -> Int { HostLimiter.effectiveLimit(maximum: maximum, latency: latency) }
 
         /// Takes a slot when one is free.
-        mutating func admit(maximum: Int) -> Bool {
+        mutating func admit(owner: AnyObject, maximum: Int) -> Bool {
+            // The entry of a pool that is gone, at the same address: nothing of it is in flight
+            // (a pool lives while its requests do), and its latency is not this pool's.
+            if self.owner !== owner { self = Host(owner: owner) }
             guard inFlight < limit(maximum: maximum) else { return false }
             inFlight += 1
             return true
@@ -135,10 +141,13 @@ enum HostLimiter {
         var nextWaiter: UInt64 = 0
 
         /// Takes a slot for `key` when one is free. One lookup: this runs for every request.
-        mutating func admit(_ key: Key, maximum: Int) -> Bool {
-            // Bounded: a process that talks to many hosts forgets the idle ones now and then.
-            if hosts.count >= 256, hosts[key] == nil { hosts = hosts.filter { !$0.value.isIdle } }
-            return hosts[key, default: Host()].admit(maximum: maximum)
+        mutating func admit(_ key: Key, owner: AnyObject, maximum: Int) -> Bool {
+            // Bounded: a process that talks to many hosts forgets the idle ones now and then, and
+            // the entries of pools that are gone.
+            if hosts.count >= 256, hosts[key] == nil {
+                hosts = hosts.filter { !$0.value.isIdle && $0.value.owner != nil }
+            }
+            return hosts[key, default: Host(owner: owner)].admit(owner: owner, maximum: maximum)
         }
     }
 
@@ -146,8 +155,8 @@ enum HostLimiter {
 
     /// A transport's connection pool and how many requests to one host it carries at once.
     struct Limit: Sendable {
-        /// Identifies the pool the requests share (a `URLSession`).
-        let pool: ObjectIdentifier
+        /// The pool the requests share (a `URLSession`).
+        let pool: any AnyObject & Sendable
         let maximumPerHost: Int
     }
 
@@ -172,7 +181,7 @@ enum HostLimiter {
     static func admit(_ request: URLRequest, limit: Limit?, bypass: Bool) async throws -> Admission {
         switch admitNow(request, limit: limit, bypass: bypass) {
         case .admitted(let admission): return admission
-        case .wait(let key, let maximum): return try await wait(key, maximum: maximum)
+        case .wait(let key, let owner, let maximum): return try await wait(key, owner: owner, maximum: maximum)
         }
     }
 
@@ -180,7 +189,7 @@ enum HostLimiter {
     private enum Decision {
         case admitted(Admission)
         /// No slot is free: ``wait(_:maximum:)`` for one.
-        case wait(Key, maximum: Int)
+        case wait(Key, owner: any AnyObject & Sendable, maximum: Int)
     }
 
     /// Admits `request` at once when a slot is free (or it is not limited), without suspending:
@@ -189,15 +198,18 @@ enum HostLimiter {
         guard let limit, limit.maximumPerHost > 0, !bypass, let url = request.url,
             let origin = RedirectPolicy.Origin(url)
         else { return .admitted(Admission(key: nil, waited: false)) }
-        let key = Key(session: limit.pool, origin: origin)
+        let key = Key(session: ObjectIdentifier(limit.pool), origin: origin)
         let maximum = limit.maximumPerHost
-        guard table.withLock({ $0.admit(key, maximum: maximum) }) else { return .wait(key, maximum: maximum) }
+        let pool = limit.pool
+        guard table.withLock({ $0.admit(key, owner: pool, maximum: maximum) }) else {
+            return .wait(key, owner: pool, maximum: maximum)
+        }
         return .admitted(
             Admission(key: key, waited: false, maximum: maximum, start: DispatchTime.now().uptimeNanoseconds))
     }
 
     /// Queues for a slot of `key` (in order, cancellable while waiting).
-    private static func wait(_ key: Key, maximum: Int) async throws -> Admission {
+    private static func wait(_ key: Key, owner: any AnyObject & Sendable, maximum: Int) async throws -> Admission {
         let id = table.withLock { table -> UInt64 in
             table.nextWaiter += 1
             return table.nextWaiter
@@ -210,8 +222,9 @@ enum HostLimiter {
                 // (admitted, or already cancelled), or `release` / `onCancel` once it is queued.
                 let admission = table.withLock { table -> Queueing in
                     if Task.isCancelled { return .cancelled }
-                    if table.admit(key, maximum: maximum) { return .admitted }
-                    table.hosts[key, default: Host()].waiters.append(Waiter(id: id, continuation: continuation))
+                    if table.admit(key, owner: owner, maximum: maximum) { return .admitted }
+                    table.hosts[key, default: Host(owner: owner)].waiters.append(
+                        Waiter(id: id, continuation: continuation))
                     return .queued
                 }
                 switch admission {

@@ -147,6 +147,11 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
         var request = request
         // A token refresh never queues: the requests ahead of it would all be waiting for it.
         let admission = try await HostLimiter.admit(request, limit: limit, bypass: !RefreshScope.active.isEmpty)
+        // A slot freed as the task was cancelled is handed on at once: a cancelled request is never sent.
+        if admission.waited, Task.isCancelled {
+            admission.release()
+            throw CancellationError()
+        }
         if admission.waited, let updated = auth.updatedCredentials(for: request) {
             request = updated
         }

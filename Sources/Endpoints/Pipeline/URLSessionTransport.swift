@@ -82,7 +82,7 @@ public struct URLSessionTransport: HTTPTransport {
     }
 
     var hostLimit: HostLimiter.Limit? {
-        maximumRequestsPerHost.map { HostLimiter.Limit(pool: ObjectIdentifier(session), maximumPerHost: $0) }
+        maximumRequestsPerHost.map { HostLimiter.Limit(pool: session, maximumPerHost: $0) }
     }
 
     /// Sends `request` and returns the body and the HTTP response.
@@ -194,11 +194,26 @@ final class DataTaskCall: Sendable {
     }
 
     private func send(_ request: URLRequest, on session: URLSession) {
+        // Cancelled or expired before a task exists (the Swift task was cancelled as it got here):
+        // nothing is sent, and the outcome is delivered now rather than by a task that never runs.
+        let stoppedEarly = state.withLock { state -> Outcome? in
+            if state.cancelled { return .failure(CancellationError()) }
+            if state.timedOut {
+                return .failure(URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any]))
+            }
+            return nil
+        }
+        if let stoppedEarly {
+            finish(stoppedEarly)
+            return
+        }
         let task = makeTask(request, on: session)
         let stopped = state.withLock { state in
             state.task = task
             return state.cancelled || state.timedOut
         }
+        // Stopped meanwhile: the outcome was delivered; corelibs ends a task cancelled before it
+        // resumes without sending it.
         if stopped { task.cancel() }
         task.resume()
     }
@@ -270,8 +285,9 @@ final class DataTaskCall: Sendable {
         if timedOut && !cancelled {
             return .failure(URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any]))
         }
+        // Cancelled: whatever the data task made of it, the caller asked for none of it.
+        if cancelled { return .failure(CancellationError()) }
         if let error {
-            if cancelled { return .failure(CancellationError()) }
             // A refused challenge on Linux: the response, whose body corelibs does not hand over.
             if let response = redirects.refusedChallenge { return .success((data ?? Data(), response)) }
             return .failure(error)

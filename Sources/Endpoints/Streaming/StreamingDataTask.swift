@@ -100,6 +100,8 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
     }
 
     private func send(_ request: URLRequest, on session: URLSession) {
+        // Stopped (cancelled, timed out) before this send: the failure is delivered; send nothing.
+        if state.withLock({ $0.stopped != nil }) { return }
         #if canImport(FoundationNetworking)
             // corelibs delivers a task's data only to its session's delegate (a per-task delegate
             // gets the head and the completion, never the bytes), so each stream gets a session of

@@ -14,7 +14,7 @@ import Testing
     private final class Pool: Sendable {}
 
     private func limit(_ pool: Pool, _ maximum: Int) -> HostLimiter.Limit {
-        HostLimiter.Limit(pool: ObjectIdentifier(pool), maximumPerHost: maximum)
+        HostLimiter.Limit(pool: pool, maximumPerHost: maximum)
     }
 
     private let remote = URLRequest(url: URL(string: "https://api.example.com/a")!)
@@ -69,6 +69,29 @@ import Testing
         let next = try await HostLimiter.admit(remote, limit: limit(pool, 1), bypass: false)
         #expect(!next.waited)
         next.release()
+    }
+
+    /// The table is keyed by the pool's address; a pool made where a freed one was starts afresh.
+    @Test func aNewPoolAtAFreedPoolsAddressInheritsNothing() async throws {
+        var reused = false
+        for _ in 0..<1000 where !reused {
+            var old: Pool? = Pool()
+            let address = ObjectIdentifier(old!)
+            // The old pool's only slot is taken, and stays taken as far as the table knows.
+            let stale = try await HostLimiter.admit(remote, limit: limit(old!, 1), bypass: false)
+            old = nil
+            let new = Pool()
+            guard ObjectIdentifier(new) == address else {
+                stale.release()
+                continue
+            }
+            reused = true
+            let admission = try await HostLimiter.admit(remote, limit: limit(new, 1), bypass: false)
+            #expect(!admission.waited, "the new pool waited for the freed pool's slot")
+            admission.release()
+            withExtendedLifetime(new) {}
+        }
+        try #require(reused, "no pool was ever made at a freed pool's address")
     }
 
     @Test func aFastHostIsLimitedToFourAndASlowOneToTheMaximum() {

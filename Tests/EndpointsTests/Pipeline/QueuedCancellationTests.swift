@@ -1,0 +1,210 @@
+import Endpoints
+import EndpointsTestServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Requests cancelled while they wait for a per-host slot are never sent and end at once, whatever
+/// the limiter has learned of the host.
+@Suite struct QueuedCancellationTests {
+    /// Holds every request to `/hold` until opened; counts the requests that reach it.
+    private final class Gate: Sendable {
+        private let state = TestLocked((open: false, waiting: [CheckedContinuation<Void, Never>]()))
+
+        func pass() async {
+            await withCheckedContinuation { continuation in
+                let open = state.withLock { state -> Bool in
+                    if !state.open { state.waiting.append(continuation) }
+                    return state.open
+                }
+                if open { continuation.resume() }
+            }
+        }
+
+        func open() {
+            let waiting = state.withLock { state in
+                state.open = true
+                defer { state.waiting = [] }
+                return state.waiting
+            }
+            for continuation in waiting { continuation.resume() }
+        }
+    }
+
+    /// Counts the requests that pass it (before the per-host queue).
+    private struct Arrivals: Middleware {
+        let count: TestLocked<Int>
+        let all: AsyncStream<Void>.Continuation
+        let expected: Int
+
+        func intercept(
+            _ request: URLRequest,
+            context: RequestContext,
+            next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+        ) async throws -> (Data, HTTPURLResponse) {
+            if count.withLock({ count in
+                count += 1
+                return count == expected
+            }) {
+                all.yield()
+            }
+            return try await next(request)
+        }
+    }
+
+    /// `warm`: the host first answers slowly enough (≥ 15 ms) that the limiter allows the maximum
+    /// (twelve) rather than the four of a fast host, so some of the hundred are admitted at once.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Duration, ContinuousClock
+    @Test(arguments: [false, true])
+    func aHundredQueuedRequestsCancelledAreNeverSent(warm: Bool) async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let gate = Gate()
+        defer { gate.open() }
+        server.route("/hold") { _ in
+            await gate.pass()
+            return .json(raw: #"{"method":"GET","path":"/hold","query":null,"headers":{},"body":null}"#)
+        }
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let transport = URLSessionTransport(session: session, maximumRequestsPerHost: 12)
+        try await PipelineOverrides.$current.withValue(PipelineOverrides(transport: transport)) {
+            if warm {
+                for _ in 0..<HostLimiterWarmUp.answers {
+                    _ = try await send(DelayEndpoint(milliseconds: 20), to: server, session: session).get()
+                }
+            }
+            let before = server.requestCount
+            // Four requests the server holds take four slots…
+            let held = (0..<4).map { _ in
+                Task { await send(EchoEndpoint("hold"), to: server, session: session) }
+            }
+            try await waitForRequests(before + 4, on: server)
+            // …then a hundred more, each cancelled once all of them reached the queue.
+            let arrived = AsyncStream<Void>.makeStream()
+            let arrivals = Arrivals(count: TestLocked(0), all: arrived.continuation, expected: 100)
+            let queued = (0..<100).map { _ in
+                Task { await send(EchoEndpoint("hold"), to: server, session: session, middleware: [arrivals]) }
+            }
+            var iterator = arrived.stream.makeAsyncIterator()
+            _ = await iterator.next()
+            let clock = ContinuousClock()
+            let cancelledAt = clock.now
+            for task in queued { task.cancel() }
+            var outcomes: [Result<Echo, EndpointTaskError<APIError>>] = []
+            for task in queued { outcomes.append(await task.value) }
+            let elapsed = clock.now - cancelledAt
+
+            #expect(outcomes.allSatisfy { $0.isCancelledFailure }, "\(outcomes.filter { !$0.isCancelledFailure })")
+            #expect(elapsed < TestTiming.bound(.seconds(1)), "100 cancels took \(elapsed)")
+            // The held requests finish, and then one more: whatever a cancelled request had left
+            // queued would have gone out by now. Only requests that had a slot when cancelled were
+            // sent: none for a fast host (four slots, all held), at most the eight free slots for a
+            // slow one (handed to URLSession, they may reach the server before its cancel does).
+            gate.open()
+            for task in held { _ = try await task.value.get() }
+            _ = try await send(EchoEndpoint("echo"), to: server, session: session).get()
+            let sentOfTheHundred = server.requests.dropFirst(before + 4).filter { $0.rawPath == "/hold" }.count
+            #expect(sentOfTheHundred <= (warm ? 8 : 0), "\(sentOfTheHundred) of the cancelled requests were sent")
+        }
+    }
+}
+
+extension QueuedCancellationTests {
+    /// Cancels racing the slots that free up: the four requests holding the slots are cancelled
+    /// from another task while the hundred are, so waiters are admitted as they are cancelled.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Duration, ContinuousClock
+    @Test(arguments: 0..<5)
+    func cancelsRacingFreedSlotsAllEndCancelled(round: Int) async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let gate = Gate()
+        defer { gate.open() }
+        server.route("/hold") { _ in
+            await gate.pass()
+            return .json(raw: #"{"method":"GET","path":"/hold","query":null,"headers":{},"body":null}"#)
+        }
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let transport = URLSessionTransport(session: session, maximumRequestsPerHost: 4)
+        try await PipelineOverrides.$current.withValue(PipelineOverrides(transport: transport)) {
+            let held = (0..<4).map { _ in
+                Task { await send(EchoEndpoint("hold"), to: server, session: session) }
+            }
+            try await waitForRequests(4, on: server)
+            let arrived = AsyncStream<Void>.makeStream()
+            let arrivals = Arrivals(count: TestLocked(0), all: arrived.continuation, expected: 100)
+            let queued = (0..<100).map { _ in
+                Task { await send(EchoEndpoint("hold"), to: server, session: session, middleware: [arrivals]) }
+            }
+            var iterator = arrived.stream.makeAsyncIterator()
+            _ = await iterator.next()
+            let clock = ContinuousClock()
+            let cancelledAt = clock.now
+            let freeing = Task.detached { for task in held { task.cancel() } }
+            for task in queued { task.cancel() }
+            await freeing.value
+            var outcomes: [Result<Echo, EndpointTaskError<APIError>>] = []
+            for task in queued { outcomes.append(await task.value) }
+            let elapsed = clock.now - cancelledAt
+            // Waiters admitted before their cancel were sent (and held); the others never were.
+            #expect(outcomes.allSatisfy { $0.isCancelledFailure }, "\(outcomes.filter { !$0.isCancelledFailure })")
+            #expect(elapsed < TestTiming.bound(.seconds(1)), "100 cancels took \(elapsed)")
+        }
+    }
+}
+
+extension QueuedCancellationTests {
+    /// The transport itself, called from a task already cancelled, sends nothing and ends at once.
+    @Test(arguments: [false, true])
+    func theTransportSendsNothingForACancelledTask(streamed: Bool) async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let gate = Gate()
+        defer { gate.open() }
+        server.route("/hold") { _ in
+            await gate.pass()
+            return .text("held")
+        }
+        // The session's only connection is busy, so anything it starts waits for it.
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 1
+        let session = URLSession(configuration: configuration)
+        defer { session.invalidateAndCancel() }
+        let transport = URLSessionTransport(session: session, maximumRequestsPerHost: nil)
+        let holding = Task { try await session.data(from: server.url("/hold")) }
+        defer { holding.cancel() }
+        try await waitForRequests(1, on: server)
+        let request = URLRequest(url: server.url("/echo"))
+        let context = RequestContext(endpointName: "Echo")
+        for _ in 0..<50 {
+            let task = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                if streamed {
+                    _ = try await transport.stream(request, context: context)
+                } else {
+                    _ = try await transport.send(request, context: context)
+                }
+            }
+            await #expect(throws: CancellationError.self) { try await task.value }
+        }
+        gate.open()
+        _ = try await holding.value
+        _ = try await session.data(from: server.url("/echo?last"))
+        #expect(server.requestCount == 2, "\(server.requestCount - 2) cancelled request(s) were sent")
+    }
+}
+
+/// How many answers the limiter needs before it judges a host's speed.
+enum HostLimiterWarmUp {
+    static let answers = 10
+}
+
+extension Result where Failure == EndpointTaskError<APIError> {
+    var isCancelledFailure: Bool {
+        if case .failure(let error) = self { error.isCancelled } else { false }
+    }
+}
