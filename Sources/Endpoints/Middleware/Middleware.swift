@@ -49,6 +49,13 @@ public struct RequestContext: Sendable {
     public let credentialHeaders: Set<String>
     /// 1 for the first send, 2 when authentication renewed credentials and resent.
     public let authenticationAttempt: Int
+    /// Whether the request is sent by a token refresh (a ``JWTAuth`` refresh handler, say): it
+    /// skips the per-host queue, since the requests ahead of it may all be waiting for it.
+    public let isCredentialRefresh: Bool
+    /// The request with the current credentials when they changed since it was authenticated; a
+    /// transport that queued it calls this before sending (the pipeline's authentication method's
+    /// ``AuthenticationMethod/updatedCredentials(for:)``).
+    let currentCredentials: (@Sendable (URLRequest) -> URLRequest?)?
 
     /// Creates a context.
     /// - Parameters:
@@ -56,10 +63,26 @@ public struct RequestContext: Sendable {
     ///   - credentialHeaders: Headers that carry credentials, besides the standard ones.
     ///   - authenticationAttempt: 1, or 2 for the resend after credentials were renewed.
     public init(endpointName: String, credentialHeaders: Set<String> = [], authenticationAttempt: Int = 1) {
+        self.init(
+            endpointName: endpointName, credentialHeaders: credentialHeaders,
+            authenticationAttempt: authenticationAttempt, isCredentialRefresh: false, currentCredentials: nil)
+    }
+
+    /// The pipeline's context: also whether a refresh sends it, and how to bring its credentials
+    /// up to date after it waited.
+    init(
+        endpointName: String,
+        credentialHeaders: Set<String>,
+        authenticationAttempt: Int,
+        isCredentialRefresh: Bool,
+        currentCredentials: (@Sendable (URLRequest) -> URLRequest?)?
+    ) {
         self.endpointName = endpointName
         self.credentialHeaders = RequestContext.standardCredentialHeaders.union(
             credentialHeaders.map { $0.lowercased() })
         self.authenticationAttempt = authenticationAttempt
+        self.isCredentialRefresh = isCredentialRefresh
+        self.currentCredentials = currentCredentials
     }
 
     /// Creates a context; `credentialUpdate` is no longer used.

@@ -20,8 +20,9 @@ import Foundation
 /// ```
 ///
 /// A transport receives finished requests: authenticated, through the middleware, with every
-/// header validated, and already admitted under the per-host limit. It knows nothing of
-/// authentication. EndpointsMocking's fake transport is one more transport, installed for a task tree.
+/// header validated. It knows nothing of authentication; the ``RequestContext`` says what it may
+/// need (the credential headers, whether a token refresh sends the request). A transport that
+/// limits its connections queues requests itself, as ``URLSessionTransport`` does per host. EndpointsMocking's fake transport is one more transport, installed for a task tree.
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the body and response, whatever the status.
     func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse)

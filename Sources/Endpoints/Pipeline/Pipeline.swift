@@ -8,7 +8,8 @@ import Foundation
 ///
 /// Every way of sending (async, Combine, completion handler, mocks, ad-hoc requests) describes its
 /// request as a `PipelineCall` and runs it here; only the description differs. Layers call
-/// downward only: the transport sees a finished request and knows nothing of authentication.
+/// downward only: the transport sees a finished request and knows nothing of authentication (it
+/// is handed, in the context, a way to bring the credentials up to date if it queued the request).
 struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
     typealias Failure = EndpointTaskError<ErrorResponse>
 
@@ -68,9 +69,11 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
         }
 
         let transport = PipelineOverrides.current.transport ?? transport
-        // A cast to the concrete type: a cast to a protocol looks its conformance up on every request.
-        let limit = (transport as? URLSessionTransport)?.hostLimit
         let credentialHeaders = Set(auth.credentialHeaderNames.map { $0.lowercased() })
+        // A token refresh never queues: the requests ahead of it would all be waiting for it.
+        let isRefresh = !RefreshScope.active.isEmpty
+        let auth = self.auth
+        let currentCredentials: @Sendable (URLRequest) -> URLRequest? = { auth.updatedCredentials(for: $0) }
         var attempt = 1
         while true {
             let authenticated: URLRequest
@@ -82,10 +85,12 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
             let context = RequestContext(
                 endpointName: name,
                 credentialHeaders: credentialHeaders,
-                authenticationAttempt: attempt
+                authenticationAttempt: attempt,
+                isCredentialRefresh: isRefresh,
+                currentCredentials: currentCredentials
             )
             let (data, response) = try await chain(
-                authenticated, context: context, transport: transport, limit: limit, exchange: exchange)
+                authenticated, context: context, transport: transport, exchange: exchange)
             if attempt == 1, auth.shouldReauthenticate(for: authenticated, response: response) {
                 do {
                     try await auth.reauthenticate(after: authenticated)
@@ -104,22 +109,18 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
         _ request: URLRequest,
         context: RequestContext,
         transport: any HTTPTransport,
-        limit: HostLimiter.Limit?,
         exchange: @escaping Exchange
     ) async throws(Failure) -> (Data, HTTPURLResponse) {
-        let auth = self.auth
         if middleware.isEmpty {
             // No chain to build: each closure in it is an allocation and a call on every request.
             do {
-                return try await Self.send(
-                    request, context: context, transport: transport, limit: limit, auth: auth, exchange: exchange)
+                return try await Self.send(request, context: context, transport: transport, exchange: exchange)
             } catch {
                 throw Failure(error)
             }
         }
         var next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse) = { request in
-            try await Self.send(
-                request, context: context, transport: transport, limit: limit, auth: auth, exchange: exchange)
+            try await Self.send(request, context: context, transport: transport, exchange: exchange)
         }
         for middleware in middleware.reversed() {
             let inner = next
@@ -133,37 +134,16 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
     }
 
     /// The last step before the transport, run for every send (a retrying middleware sends again):
-    /// wait for a connection slot, bring credentials up to date if they changed while waiting,
-    /// refuse any header that could split the request, send. A streamed response gives its slot
-    /// back when its head arrives.
+    /// refuse any header that could split the request, send. The transport queues it for a
+    /// connection if it limits them (``URLSessionTransport`` does, per host).
     private static func send(
         _ request: URLRequest,
         context: RequestContext,
         transport: any HTTPTransport,
-        limit: HostLimiter.Limit?,
-        auth: any AuthenticationMethod,
         exchange: Exchange
     ) async throws -> (Data, HTTPURLResponse) {
-        var request = request
-        // A token refresh never queues: the requests ahead of it would all be waiting for it.
-        let admission = try await HostLimiter.admit(request, limit: limit, bypass: !RefreshScope.active.isEmpty)
-        // A slot freed as the task was cancelled is handed on at once: a cancelled request is never sent.
-        if admission.waited, Task.isCancelled {
-            admission.release()
-            throw CancellationError()
-        }
-        if admission.waited, let updated = auth.updatedCredentials(for: request) {
-            request = updated
-        }
-        do {
-            try HeaderValidation.validate(request)
-            let result = try await exchange(transport, request, context)
-            admission.release()
-            return result
-        } catch {
-            admission.release()
-            throw error
-        }
+        try HeaderValidation.validate(request)
+        return try await exchange(transport, request, context)
     }
 
     /// Validates the status and decodes the body: the typed response for an accepted status, the

@@ -16,9 +16,12 @@ import Foundation
 ///   the whole exchange, use ``DeadlineMiddleware``.
 /// - No hidden retries: a 401 comes back once, with no credential-storage replay.
 /// - At most ``maximumRequestsPerHost`` requests per host are in flight through one session (four against
-///   a host that answers within 15 ms, such as loopback); the pipeline queues the rest in order (cancellable
-///   while waiting), so that Linux's URLSession neither opens more connections than the session is
-///   configured for nor churns them, and never costs throughput at real latency.
+///   a host that answers within 15 ms, such as loopback); the transport queues the rest in order, so that
+///   Linux's URLSession neither opens more connections than the session is configured for nor churns
+///   them, and never costs throughput at real latency. A queued request is cancellable while it waits
+///   and is never sent once cancelled; one sent by a token refresh
+///   (``RequestContext/isCredentialRefresh``) skips the queue; one that waited goes out with the
+///   current credentials. The limit holds through a transport of yours that wraps this one.
 ///
 /// Choose it, or your own ``HTTPTransport``, per client with ``EndpointClient``:
 ///
@@ -81,12 +84,15 @@ public struct URLSessionTransport: HTTPTransport {
         return request
     }
 
-    var hostLimit: HostLimiter.Limit? {
-        maximumRequestsPerHost.map { HostLimiter.Limit(pool: session, maximumPerHost: $0) }
-    }
-
     /// Sends `request` and returns the body and the HTTP response.
     public func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
+        let (request, admission) = try await admit(request, context: context)
+        defer { admission.release() }
+        return try await sendAdmitted(request, context: context)
+    }
+
+    /// Sends `request`, already admitted under the per-host limit.
+    func sendAdmitted(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
         if let conflict = CookieHeader.storeConflict(for: request, session: session) { throw conflict }
         #if canImport(FoundationNetworking)
             let request = Self.withSessionTimeout(request, session: session)
@@ -94,7 +100,7 @@ public struct URLSessionTransport: HTTPTransport {
                 // corelibs truncates a fractional timeout to whole seconds. A completion-handler
                 // task shows no progress to watch, so such a request goes through the streaming
                 // task, whose watchdog makes it an idle timeout like Apple's, and is collected.
-                let (body, response) = try await stream(request, context: context)
+                let (body, response) = try await openStream(request, context: context)
                 let data = try await body.collect()
                 if let violation = ResponseFraming.violation(
                     of: response, bodyLength: data.count, requestMethod: request.httpMethod)

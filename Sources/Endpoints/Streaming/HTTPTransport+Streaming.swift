@@ -36,6 +36,15 @@ extension URLSessionTransport {
     /// may stay open for as long as the server sends. On Linux each stream runs on a session of
     /// its own (see `StreamingDataTask`), so it takes none of the session's connections either.
     public func stream(_ request: URLRequest, context: RequestContext) async throws -> (ResponseBody, HTTPURLResponse) {
+        // The slot is given back when the head is in: a stream may stay open for as long as the
+        // server sends.
+        let (request, admission) = try await admit(request, context: context)
+        defer { admission.release() }
+        return try await openStream(request, context: context)
+    }
+
+    /// Sends `request`, already admitted, and returns the head once it arrives.
+    func openStream(_ request: URLRequest, context: RequestContext) async throws -> (ResponseBody, HTTPURLResponse) {
         let call = StreamingDataTask(
             request: request,
             credentialHeaders: context.credentialHeaders,
