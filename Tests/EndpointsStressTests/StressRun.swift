@@ -57,8 +57,8 @@ enum StressOutcome: Hashable, Sendable, CustomStringConvertible {
         switch error {
         case .cancelled: self = .cancelled
         case .urlLoadError(let error) where error.code == .timedOut: self = .timedOut
-        // corelibs reports a connection closed mid-body as `.unknown`; Apple as `.networkConnectionLost`.
-        case .urlLoadError(let error) where [.unknown, .networkConnectionLost].contains(error.code):
+        // A connection closed mid-body, on both platforms (the transport maps corelibs' `.unknown`).
+        case .urlLoadError(let error) where error.code == .networkConnectionLost:
             self = .connectionLost
         // RetryMiddleware gives up with the last response in its own case.
         case .errorResponse(let response, _) where response.statusCode == 503:

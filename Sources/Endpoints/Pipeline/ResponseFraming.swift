@@ -9,14 +9,18 @@ import Foundation
 ///
 /// Both platforms' URLSession accept a response whose `Content-Length` fields disagree (corelibs
 /// reads as many bytes as the last one says) and one framed by both `Transfer-Encoding` and
-/// `Content-Length`. Either may mean a response-splitting attempt, so the library refuses them. A
-/// body shorter than its `Content-Length` already fails in URLSession (corelibs: `URLError -1`,
-/// "transfer closed with N bytes remaining to read"); the byte count is compared here too, so the
-/// outcome is the same whatever the platform. A body longer than `Content-Length` cannot be seen:
-/// URLSession stops reading at the declared length and drops the connection.
+/// `Content-Length`. Either may mean a response-splitting attempt, so the library refuses them
+/// with `URLError.badServerResponse`. A body shorter than its `Content-Length` already fails in
+/// URLSession, as a lost connection (see `URLError.partialTransfer(_:failingURL:underlying:)`);
+/// the byte count is compared here too, and a short body is the same `.networkConnectionLost`
+/// whatever the platform: the connection closed before the rest came, the message itself is not
+/// malformed. A body longer than `Content-Length` cannot be seen: URLSession stops reading at the
+/// declared length and drops the connection.
 enum ResponseFraming {
     /// Why `response`, whose body was `bodyLength` bytes after any content decoding, is not a
-    /// validly framed message; `nil` when it is. The error is `URLError.badServerResponse`, with a
+    /// complete, validly framed message; `nil` when it is. The error is
+    /// `URLError.badServerResponse` for ambiguous or invalid framing and
+    /// `URLError.networkConnectionLost` for a body shorter than its `Content-Length`, with a
     /// description naming the problem, so it reaches callers as `.urlLoadError`.
     static func violation(of response: HTTPURLResponse, bodyLength: Int, requestMethod: String?) -> URLError? {
         guard let field = response.value(forHTTPHeaderField: "Content-Length") else { return nil }
@@ -46,6 +50,11 @@ enum ResponseFraming {
             encoding.lowercased() != "identity"
         {
             return nil
+        }
+        if bodyLength < declared {
+            return URLError.partialTransfer(
+                "\(bodyLength) of the \(declared) bytes its Content-Length declares", failingURL: response.url,
+                underlying: nil)
         }
         return error("the response body has \(bodyLength) bytes but its Content-Length is \(declared)", response)
     }

@@ -274,7 +274,8 @@ final class DataTaskCall: Sendable {
     }
 
     /// What a finished data task for `request` delivers: its body and response, or the error it
-    /// stands for (too many redirects, a timeout, a cancellation, a framing violation).
+    /// stands for (too many redirects, a timeout, a cancellation, a body cut off part-way, a
+    /// framing violation).
     static func outcome(
         of request: URLRequest,
         data: Data?,
@@ -296,7 +297,8 @@ final class DataTaskCall: Sendable {
         if let error {
             // A refused challenge on Linux: the response, whose body corelibs does not hand over.
             if let response = redirects.refusedChallenge { return .success((data ?? Data(), response)) }
-            return .failure(error)
+            // A body cut off part-way is `.networkConnectionLost` on Linux too (corelibs says -1).
+            return .failure(URLError.normalizingPartialTransfer(error))
         }
         guard let response = response as? HTTPURLResponse else {
             return .failure(URLError(.badServerResponse))

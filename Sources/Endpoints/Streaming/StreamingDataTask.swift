@@ -26,8 +26,10 @@ import Foundation
 ///   truncates fractional timeouts.
 /// - Cancellation: cancelling the task waiting for the head, or the reader of the body, cancels
 ///   the data task at once.
-/// - A connection dropped mid-body ends the body with the `URLError` URLSession reports
-///   (`.networkConnectionLost` for a body shorter than its `Content-Length`).
+/// - A connection dropped mid-body ends the body with `URLError.networkConnectionLost` on every
+///   platform, chunked or under a `Content-Length` (corelibs' -1 is mapped, see
+///   `URLError.partialTransfer(_:failingURL:underlying:)`); other failures with the `URLError`
+///   URLSession reports.
 /// - Redirects and authentication challenges follow the library's ``RedirectPolicy`` through a
 ///   ``RedirectGuard``, as for buffered requests, including the Linux resend of a 307/308 with a body.
 /// - Downloads (Linux): for a download call (``DownloadSink``) the transfer is a download task,
@@ -303,7 +305,8 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
                 buffer.finish()
                 return
             }
-            failure = error
+            // A body cut off part-way is `.networkConnectionLost` on Linux too (corelibs says -1).
+            failure = URLError.normalizingPartialTransfer(error)
         } else if !delivered, let response = task.response as? HTTPURLResponse {
             deliverHead(response)
             failure = nil

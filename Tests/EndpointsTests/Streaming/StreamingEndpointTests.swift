@@ -272,7 +272,7 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
             var iterator = stream.makeAsyncIterator()
             #expect(try await iterator.next()?.n == 1)
             let error = await #expect(throws: TickStream.TaskError.self) { _ = try await iterator.next() }
-            #expect(error?.urlErrorCode != nil)
+            #expect(error?.urlErrorCode == .networkConnectionLost)
         }
     }
 

@@ -115,14 +115,16 @@ import Testing
         defer { server.stop() }
         server.route("/drop") { _ in .streamed([Data("data: 1\n\n".utf8)], then: .drop) }
         let (body, _) = try await transport.stream(request(server, "/drop"), context: context)
-        await #expect(throws: URLError.self) { _ = try await body.collect() }
+        let error = await #expect(throws: URLError.self) { _ = try await body.collect() }
+        #expect(error?.code == .networkConnectionLost)
     }
 
     @Test func aBodyShorterThanItsContentLengthEndsWithAnError() async throws {
         let server = try TestServer()
         defer { server.stop() }
         let (body, _) = try await transport.stream(request(server, "/close-mid-body"), context: context)
-        await #expect(throws: URLError.self) { _ = try await body.collect() }
+        let error = await #expect(throws: URLError.self) { _ = try await body.collect() }
+        #expect(error?.code == .networkConnectionLost)
     }
 
     @Test func anErrorStatusComesWithItsBody() async throws {

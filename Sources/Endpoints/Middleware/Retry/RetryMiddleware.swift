@@ -17,8 +17,9 @@ import Foundation
 /// What is retried:
 /// - methods `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS` and `TRACE` (``Method/isIdempotent``); `POST`, `PATCH` and others only when
 ///   the request carries an `Idempotency-Key` header or ``retriesNonIdempotentRequests`` is set;
-/// - connection failures and timeouts (``retryableErrorCodes``) and the statuses 408, 429, 502,
-///   503 and 504 (``retryableStatusCodes``).
+/// - connection failures and timeouts (``retryableErrorCodes``), a body cut off part-way among
+///   them (`.networkConnectionLost` on every platform; corelibs' `-1` for it is mapped by the
+///   transport), and the statuses 408, 429, 502, 503 and 504 (``retryableStatusCodes``).
 ///
 /// Never retried: cancellation, TLS and certificate failures, and `URLError.unknown` (-1), which
 /// is how Linux reports TLS failures.
