@@ -1,0 +1,85 @@
+import Endpoints
+import EndpointsTestServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What a transport is handed, and what it keeps when a transport of yours wraps it.
+@Suite struct TransportContractTests {
+    /// Wraps a transport and records the context of each request it sends.
+    private struct Recording: HTTPTransport {
+        let inner: any HTTPTransport
+        let contexts = TestLocked([(path: String, context: RequestContext)]())
+
+        func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
+            contexts.withLock { $0.append((request.url?.path ?? "", context)) }
+            return try await inner.send(request, context: context)
+        }
+    }
+
+    /// The per-host limit is `URLSessionTransport`'s own, so it holds through a wrapper.
+    @Test func aWrappedURLSessionTransportKeepsItsPerHostLimit() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let concurrency = TestLocked((now: 0, most: 0))
+        server.route("/counted") { _ in
+            concurrency.withLock { state in
+                state.now += 1
+                state.most = max(state.most, state.now)
+            }
+            try? await Task.sleep(nanoseconds: 5_000_000)
+            concurrency.withLock { $0.now -= 1 }
+            return .json(raw: #"{"method":"GET","path":"/counted","query":null,"headers":{},"body":null}"#)
+        }
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let client = EndpointClient(
+            transport: Recording(inner: URLSessionTransport(session: session, maximumRequestsPerHost: 1)))
+        try await Loopback.$baseURL.withValue(server.baseURL) {
+            try await withThrowingTaskGroup(of: Echo.self) { group in
+                for _ in 0..<8 { group.addTask { try await client.response(with: EchoEndpoint("counted")) } }
+                for try await echo in group { #expect(echo.path == "/counted") }
+            }
+        }
+        #expect(server.requestCount == 8)
+        #expect(concurrency.withLock { $0.most } == 1, "requests overlapped at the server")
+    }
+
+    /// A token refresh's own request says so in its context (and skips the per-host queue).
+    @Test func aRefreshSendsItsRequestMarkedAsARefresh() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/protected") { request in
+            request.header("Authorization") == "Bearer new"
+                ? .json(raw: #"{"method":"GET","path":"/protected","query":null,"headers":{},"body":null}"#)
+                : .json(raw: #"{"code": 401, "message": "expired"}"#, status: 401)
+        }
+        let transport = Recording(inner: URLSessionTransport(session: .shared))
+        let client = EndpointClient(transport: transport)
+        let auth = JWTAuth(
+            initialTokens: .init(accessToken: "old", refreshToken: "r1"),
+            refreshHandler: { _ in
+                _ = try await client.response(with: EchoEndpoint("echo"))
+                return .init(accessToken: "new", refreshToken: "r2")
+            }
+        )
+        let echo = try await Loopback.$baseURL.withValue(server.baseURL) {
+            try await client.response(with: JWTEcho(), auth: auth)
+        }
+        #expect(echo.path == "/protected")
+        let sent = transport.contexts.withLock { $0 }.map { "\($0.path) \($0.context.isCredentialRefresh)" }
+        #expect(sent == ["/protected false", "/echo true", "/protected false"])
+    }
+}
+
+/// `GET /protected` with a ``JWTAuth``.
+private struct JWTEcho: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Echo
+    typealias ErrorResponse = APIError
+    static let definition: Definition<JWTEcho> = Definition(method: .get, path: "protected")
+    static let auth = JWTAuth(refreshHandler: { _ in throw URLError(.userAuthenticationRequired) })
+}
