@@ -38,17 +38,6 @@ public struct EndpointClient: Sendable {
     public init(session: URLSession, middleware: [any Middleware] = []) {
         self.init(transport: URLSessionTransport(session: session), middleware: middleware)
     }
-
-    /// `endpoint` as the pipeline runs it, with this client's middleware between the endpoint's
-    /// and the call's.
-    func call<T: Endpoint>(
-        _ endpoint: T,
-        environment: T.Server.Environments,
-        auth: T.Auth,
-        middleware: [any Middleware]
-    ) -> PipelineCall<T.Response, T.ErrorResponse> {
-        PipelineCall(endpoint, environment: environment, auth: auth, middleware: self.middleware + middleware)
-    }
 }
 
 /// A decoded response value with the HTTP response it came from.

@@ -57,14 +57,14 @@ extension EndpointClient: EndpointSending {
 }
 
 extension EndpointSending {
-    /// `endpoint` as the pipeline runs it, with ``endpointClient``'s middleware: see
-    /// `EndpointClient.call(_:environment:auth:middleware:)`.
+    /// `endpoint` as the pipeline runs it, with ``endpointClient``'s middleware between the
+    /// endpoint's and the call's.
     func call<T: Endpoint>(
         _ endpoint: T,
         environment: T.Server.Environments,
         auth: T.Auth,
         middleware: [any Middleware]
     ) -> PipelineCall<T.Response, T.ErrorResponse> {
-        endpointClient.call(endpoint, environment: environment, auth: auth, middleware: middleware)
+        PipelineCall(endpoint, environment: environment, auth: auth, middleware: endpointClient.middleware + middleware)
     }
 }
