@@ -6,7 +6,8 @@ import Foundation
 
 /// Sends endpoints through a transport of your choice, with middleware for every request it sends.
 ///
-/// `URLSession.shared.response(with:)` is the same as `EndpointClient(session: .shared).response(with:)`.
+/// `URLSession.shared.response(with:)` is the same as `EndpointClient(session: .shared).response(with:)`:
+/// both are ``EndpointSending``, which gives them the same senders.
 /// Make a client when production code needs another transport (an adapter for another HTTP
 /// library, a recording transport, a ``URLSessionTransport`` with its own per-host limit) or
 /// middleware that every endpoint should go through:
@@ -36,63 +37,6 @@ public struct EndpointClient: Sendable {
     /// A client that sends through `session` with a ``URLSessionTransport``.
     public init(session: URLSession, middleware: [any Middleware] = []) {
         self.init(transport: URLSessionTransport(session: session), middleware: middleware)
-    }
-
-    /// Sends `endpoint` and returns its typed response.
-    ///
-    /// The request is built, authenticated, passed through the middleware and sent; a response
-    /// whose status the endpoint accepts (2xx by default) is decoded as `T.Response`, anything else
-    /// as `T.ErrorResponse`. When the authentication method asks for it (a ``JWTAuth`` on 401),
-    /// credentials are renewed and the request is sent once more. Cancelling the calling task
-    /// cancels the request.
-    ///
-    /// - Parameters:
-    ///   - endpoint: The endpoint to send.
-    ///   - environment: The server environment; the server's `defaultEnvironment` when omitted.
-    ///   - auth: The authentication method; the endpoint's declared `auth` when omitted.
-    ///   - middleware: Middleware for this request only, inside the endpoint's and the client's.
-    /// - Throws: `T.TaskError`, which covers every failure.
-    public func response<T: Endpoint>(
-        with endpoint: T,
-        environment: T.Server.Environments = T.Server.defaultEnvironment,
-        auth: T.Auth = T.auth,
-        middleware: [any Middleware] = []
-    ) async throws(T.TaskError) -> T.Response {
-        try await call(endpoint, environment: environment, auth: auth, middleware: middleware).run(on: transport).0
-    }
-
-    /// Sends `endpoint` with its declared environment and authentication.
-    public func response<T: Endpoint>(with endpoint: T) async throws(T.TaskError) -> T.Response {
-        try await response(with: endpoint, environment: T.Server.defaultEnvironment, auth: T.auth)
-    }
-
-    /// Sends `endpoint` and returns its typed response together with the HTTP response it came
-    /// from, for the status and headers (an `ETag`, a rate limit, a `Location`).
-    ///
-    /// ```swift
-    /// let result = try await client.typedResponse(with: ProfileEndpoint())
-    /// print(result.statusCode, result.value(forHTTPHeaderField: "ETag") ?? "")
-    /// ```
-    ///
-    /// A mocked call reports status 200 with no headers.
-    public func typedResponse<T: Endpoint>(
-        with endpoint: T,
-        environment: T.Server.Environments = T.Server.defaultEnvironment,
-        auth: T.Auth = T.auth,
-        middleware: [any Middleware] = []
-    ) async throws(T.TaskError) -> TypedResponse<T.Response> {
-        let (value, response) = try await call(endpoint, environment: environment, auth: auth, middleware: middleware)
-            .run(on: transport)
-        return TypedResponse(value: value, httpResponse: response)
-    }
-
-    func call<T: Endpoint>(
-        _ endpoint: T,
-        environment: T.Server.Environments,
-        auth: T.Auth,
-        middleware: [any Middleware]
-    ) -> PipelineCall<T.Response, T.ErrorResponse> {
-        PipelineCall(endpoint, environment: environment, auth: auth, middleware: self.middleware + middleware)
     }
 }
 

@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-extension EndpointClient {
+extension EndpointSending {
     /// Sends `endpoint` and writes its body to the file at `destination` as it arrives, reporting
     /// progress.
     ///
@@ -143,7 +143,7 @@ extension EndpointClient {
             UploadSource(file: file, progress: progress)
         ) { () async -> Result<StreamOpening<T.Response>, T.TaskError> in
             do throws(T.TaskError) {
-                return .success(try await call.open(on: transport))
+                return .success(try await call.open(on: endpointClient.transport))
             } catch {
                 return .failure(error)
             }

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// The values of a streamed response, decoded as they arrive: raw chunks, server-sent events,
-/// JSON lines. Made by ``EndpointClient/bytes(for:environment:auth:middleware:)`` and its siblings (on `URLSession` too)
+/// JSON lines. Made by ``EndpointSending/bytes(for:environment:auth:middleware:)`` and its siblings
 /// once the server answered 2xx; read it once, from one task.
 ///
 /// ```swift

@@ -77,33 +77,8 @@ public struct CrossOriginPageLink: Error, Sendable, CustomStringConvertible {
     }
 }
 
-extension EndpointClient {
-    /// The pages of `endpoint`, fetched one at a time as they are read: the first page, then each
-    /// page ``PaginatedEndpoint/nextPage(after:response:)`` names, until it names none.
-    ///
-    /// ```swift
-    /// var all: [Issue] = []
-    /// for try await page in client.pages(for: Issues()) {
-    ///     all += page
-    /// }
-    /// ```
-    ///
-    /// Each page goes through the whole pipeline (authentication, refresh, middleware) and is
-    /// decoded as the endpoint's `Response`; a failure ends the pages with the typed error. A page
-    /// is only requested when the loop asks for it, so breaking out early sends nothing more. A
-    /// mocked endpoint answers one page.
-    public func pages<T: PaginatedEndpoint>(
-        for endpoint: T,
-        environment: T.Server.Environments = T.Server.defaultEnvironment,
-        auth: T.Auth = T.auth,
-        middleware: [any Middleware] = []
-    ) -> PageSequence<T> {
-        PageSequence(client: self, first: endpoint, environment: environment, auth: auth, middleware: middleware)
-    }
-}
-
 /// The pages of a ``PaginatedEndpoint``, as an `AsyncSequence` of its `Response`; see
-/// ``EndpointClient/pages(for:environment:auth:middleware:)``.
+/// ``EndpointSending/pages(for:environment:auth:middleware:)``.
 public struct PageSequence<T: PaginatedEndpoint>: AsyncSequence, Sendable {
     /// The error reading throws: the endpoint's `TaskError`.
     public typealias Failure = T.TaskError

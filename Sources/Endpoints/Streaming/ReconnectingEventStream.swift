@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// How a reconnecting event stream (``EndpointClient/events(for:environment:auth:middleware:reconnecting:)``)
+/// How a reconnecting event stream (``EndpointSending/events(for:environment:auth:middleware:reconnecting:)``)
 /// comes back after its connection ends, as the WHATWG `EventSource` does.
 ///
 /// ```swift
@@ -186,57 +186,5 @@ struct LastEventIDHeader: Middleware {
         var request = request
         request.setValue(id, forHTTPHeaderField: "Last-Event-ID")
         return try await next(request)
-    }
-}
-
-extension EndpointClient {
-    /// Sends `endpoint` and returns its server-sent events, reconnecting when the connection ends
-    /// and resuming with `Last-Event-ID`, as a browser's `EventSource` does.
-    ///
-    /// ```swift
-    /// for try await event in client.events(for: Notifications(), reconnecting: .default) {
-    ///     show(event.data)   // continues across dropped connections
-    /// }
-    /// ```
-    ///
-    /// Each connection is sent like ``events(for:environment:auth:middleware:)`` (authentication,
-    /// refresh on 401, middleware, mocks), with `Last-Event-ID` set to the id of the last event
-    /// received once there is one, after the server's `retry:` time (or the policy's delay). See
-    /// ``ReconnectingEventStream`` for when it reconnects and when it ends. Nothing is sent until
-    /// the sequence is iterated.
-    public func events<T: Endpoint>(
-        for endpoint: T,
-        environment: T.Server.Environments = T.Server.defaultEnvironment,
-        auth: T.Auth = T.auth,
-        middleware: [any Middleware] = [],
-        reconnecting reconnection: EventStreamReconnection
-    ) -> ReconnectingEventStream<T.ErrorResponse> {
-        ReconnectingEventStream(reconnection: reconnection) { lastEventID throws(T.TaskError) in
-            try await events(
-                for: endpoint, environment: environment, auth: auth,
-                middleware: [LastEventIDHeader(id: lastEventID)] + middleware)
-        }
-    }
-}
-
-extension URLSession {
-    /// Sends `endpoint` and returns its server-sent events, reconnecting with `Last-Event-ID`; see
-    /// ``EndpointClient/events(for:environment:auth:middleware:reconnecting:)``.
-    ///
-    /// ```swift
-    /// for try await event in URLSession.shared.events(for: Notifications(), reconnecting: .default) {
-    ///     show(event.data)
-    /// }
-    /// ```
-    public func events<T: Endpoint>(
-        for endpoint: T,
-        environment: T.Server.Environments = T.Server.defaultEnvironment,
-        auth: T.Auth = T.auth,
-        middleware: [any Middleware] = [],
-        reconnecting reconnection: EventStreamReconnection
-    ) -> ReconnectingEventStream<T.ErrorResponse> {
-        EndpointClient(session: self).events(
-            for: endpoint, environment: environment, auth: auth, middleware: middleware,
-            reconnecting: reconnection)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-extension URLSession {
+extension EndpointSending {
     /// Creates a data task for an unauthenticated endpoint; call `resume()` to send it.
     ///
     /// ```swift
@@ -32,30 +32,14 @@ extension URLSession {
         environment: T.Server.Environments = T.Server.defaultEnvironment,
         completion: @escaping @Sendable (Result<T.Response, T.TaskError>) -> Void
     ) throws(T.TaskError) -> URLSessionDataTask where T.Auth == NoAuth {
-        try EndpointClient(session: self).endpointTask(with: endpoint, environment: environment, completion: completion)
-    }
-}
-
-extension EndpointClient {
-    /// Creates a data task for an unauthenticated endpoint, sent through this client when resumed;
-    /// see `URLSession.endpointTask(with:environment:completion:)`.
-    ///
-    /// ```swift
-    /// let task = try client.endpointTask(with: StatusEndpoint()) { result in print(result) }
-    /// task.resume()
-    /// ```
-    public func endpointTask<T: Endpoint>(
-        with endpoint: T,
-        environment: T.Server.Environments = T.Server.defaultEnvironment,
-        completion: @escaping @Sendable (Result<T.Response, T.TaskError>) -> Void
-    ) throws(T.TaskError) -> URLSessionDataTask where T.Auth == NoAuth {
         let request: URLRequest
         do {
             request = try endpoint.urlRequest(environment: environment)
         } catch {
             throw .endpointError(error)
         }
-        let base = call(endpoint, environment: environment, auth: NoAuth(), middleware: [])
+        let client = endpointClient
+        let base = client.call(endpoint, environment: environment, auth: NoAuth(), middleware: [])
         let prebuilt = PipelineCall(
             name: base.name,
             build: { request },
@@ -66,11 +50,11 @@ extension EndpointClient {
             decodeError: base.decodeError,
             mock: base.mock
         )
-        return PipelineDataTask(request: request, call: prebuilt, transport: transport, completion: completion)
+        return PipelineDataTask(request: request, call: prebuilt, transport: client.transport, completion: completion)
     }
 }
 
-/// The data task ``URLSession/endpointTask(with:environment:completion:)`` returns: `resume()` runs
+/// The data task ``EndpointSending/endpointTask(with:environment:completion:)`` returns: `resume()` runs
 /// the pipeline in a task of its own, `cancel()` cancels it, and the completion runs exactly once.
 ///
 /// A subclass rather than a task of the session: a session's data task sends one fixed request,

@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-extension EndpointClient {
+extension EndpointSending {
     /// Sends `endpoint` and returns its body as chunks of bytes, as they arrive.
     ///
     /// ```swift
@@ -127,6 +127,35 @@ extension EndpointClient {
         }
     }
 
+    /// Sends `endpoint` and returns its server-sent events, reconnecting when the connection ends
+    /// and resuming with `Last-Event-ID`, as a browser's `EventSource` does.
+    ///
+    /// ```swift
+    /// for try await event in client.events(for: Notifications(), reconnecting: .default) {
+    ///     show(event.data)   // continues across dropped connections
+    /// }
+    /// ```
+    ///
+    /// Each connection is sent like ``events(for:environment:auth:middleware:)`` (authentication,
+    /// refresh on 401, middleware, mocks), with `Last-Event-ID` set to the id of the last event
+    /// received once there is one, after the server's `retry:` time (or the policy's delay). See
+    /// ``ReconnectingEventStream`` for when it reconnects and when it ends. Nothing is sent until
+    /// the sequence is iterated.
+    public func events<T: Endpoint>(
+        for endpoint: T,
+        environment: T.Server.Environments = T.Server.defaultEnvironment,
+        auth: T.Auth = T.auth,
+        middleware: [any Middleware] = [],
+        reconnecting reconnection: EventStreamReconnection
+    ) -> ReconnectingEventStream<T.ErrorResponse> {
+        let client = endpointClient
+        return ReconnectingEventStream(reconnection: reconnection) { lastEventID throws(T.TaskError) in
+            try await client.events(
+                for: endpoint, environment: environment, auth: auth,
+                middleware: [LastEventIDHeader(id: lastEventID)] + middleware)
+        }
+    }
+
     private func openStream<T: Endpoint, Element: Sendable>(
         _ endpoint: T,
         _ environment: T.Server.Environments,
@@ -135,8 +164,9 @@ extension EndpointClient {
         decoder: @escaping @Sendable (HTTPURLResponse) -> StreamDecoder<Element>,
         mocked: (T.Response) throws -> [Element]
     ) async throws(T.TaskError) -> EndpointStream<Element, T.ErrorResponse> {
-        switch try await call(endpoint, environment: environment, auth: auth, middleware: middleware).open(
-            on: transport)
+        let client = endpointClient
+        switch try await client.call(endpoint, environment: environment, auth: auth, middleware: middleware).open(
+            on: client.transport)
         {
         case .body(let body, let response):
             return EndpointStream(response: response, body: body) { decoder(response) }

@@ -2,7 +2,7 @@
     import Combine
     import Foundation
 
-    extension URLSession {
+    extension EndpointSending {
         /// A publisher that sends `request` when subscribed and emits its typed response.
         ///
         /// ```swift
@@ -14,8 +14,8 @@
         ///     }
         /// ```
         ///
-        /// A thin layer over `URLSession.response(for:)`: the same
-        /// pipeline runs, and cancelling the subscription cancels the request.
+        /// A thin layer over `response(for:)`: the same pipeline runs, and cancelling the
+        /// subscription cancels the request.
         public func endpointPublisher<Response, ErrorResponse>(
             for request: AdHocRequest<Response, ErrorResponse>
         ) -> AnyPublisher<Response, EndpointTaskError<ErrorResponse>> {
@@ -33,7 +33,7 @@
         private func publisher<Response, ErrorResponse>(
             sending request: AdHocRequest<Response, ErrorResponse>
         ) -> AnyPublisher<Response, EndpointTaskError<ErrorResponse>> {
-            let client = EndpointClient(session: self)
+            let client = endpointClient
             let overrides = PipelineOverrides.current
             return Deferred {
                 let running = Locked<Task<Void, Never>?>(nil)

@@ -2,7 +2,7 @@
     import Combine
     import Foundation
 
-    extension URLSession {
+    extension EndpointSending {
         /// A publisher that sends `endpoint` when subscribed and emits its typed response.
         ///
         /// ```swift
@@ -25,6 +25,7 @@
             auth: T.Auth = T.auth,
             middleware: [any Middleware] = []
         ) -> AnyPublisher<T.Response, T.TaskError> {
+            let client = endpointClient
             let overrides = PipelineOverrides.current
             return Deferred {
                 let running = Locked<Task<Void, Never>?>(nil)
@@ -33,7 +34,7 @@
                     let task = Task {
                         await PipelineOverrides.$current.withValue(overrides) {
                             do throws(T.TaskError) {
-                                let value = try await self.response(
+                                let value = try await client.response(
                                     with: endpoint,
                                     environment: environment,
                                     auth: auth,

@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-extension EndpointClient {
+extension EndpointSending {
     /// Sends `endpoint` with the bytes an asynchronous sequence produces as its body, reporting
     /// progress, and returns the decoded response.
     ///
@@ -64,47 +64,6 @@ extension EndpointClient {
         try await upload(
             endpoint, from: SpooledBody.Chunked(bytes: body), environment: environment, auth: auth,
             middleware: middleware, progress: progress)
-    }
-}
-
-extension URLSession {
-    /// Sends `endpoint` with the bytes an asynchronous sequence of chunks produces as its body:
-    /// read to its end into a temporary file, then uploaded from it with its `Content-Length`
-    /// (see ``EndpointClient`` for the details).
-    ///
-    /// ```swift
-    /// let receipt = try await URLSession.shared.upload(PutVideo(id: 7), from: chunks)
-    /// ```
-    public func upload<T: Endpoint, Body: AsyncSequence>(
-        _ endpoint: T,
-        from body: Body,
-        environment: T.Server.Environments = T.Server.defaultEnvironment,
-        auth: T.Auth = T.auth,
-        middleware: [any Middleware] = [],
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) async throws(T.TaskError) -> T.Response where Body.Element: DataProtocol {
-        try await EndpointClient(session: self).upload(
-            endpoint, from: body, environment: environment, auth: auth, middleware: middleware,
-            progress: progress)
-    }
-
-    /// Sends `endpoint` with the bytes of an asynchronous sequence of single bytes as its body,
-    /// gathered into chunks of 64 KiB and uploaded as a sequence of chunks is.
-    ///
-    /// ```swift
-    /// let receipt = try await URLSession.shared.upload(PutVideo(id: 7), from: compressedBytes)
-    /// ```
-    public func upload<T: Endpoint, Body: AsyncSequence>(
-        _ endpoint: T,
-        from body: Body,
-        environment: T.Server.Environments = T.Server.defaultEnvironment,
-        auth: T.Auth = T.auth,
-        middleware: [any Middleware] = [],
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) async throws(T.TaskError) -> T.Response where Body.Element == UInt8 {
-        try await EndpointClient(session: self).upload(
-            endpoint, from: body, environment: environment, auth: auth, middleware: middleware,
-            progress: progress)
     }
 }
 
