@@ -47,49 +47,39 @@ public protocol AuthenticationMethod: Sendable {
     /// token instead of being rejected once more. It must not wait for anything.
     func updatedCredentials(for request: URLRequest) -> URLRequest?
 
-    /// Endpoints 0.4's refresh trigger (the `authentication` branch), still honoured: the default
-    /// `shouldReauthenticate(for request:response:)` asks it for every non-2xx response,
-    /// passing a ``RejectedResponse`` as the error. Prefer the request-based requirement in new code.
+    /// Endpoints 0.4's refresh trigger. The default `shouldReauthenticate(for request:response:)`
+    /// still asks it about every non-2xx response; see `Compatibility/AuthenticationMethod+04.swift`.
+    @available(
+        *,
+        deprecated,
+        message:
+            "Implement shouldReauthenticate(for request: URLRequest, response: HTTPURLResponse), which is asked about each non-2xx response with the rejected request."
+    )
     func shouldReauthenticate(for error: any Error, response: HTTPURLResponse?) -> Bool
 
-    /// Endpoints 0.4's refresh (the `authentication` branch), still honoured: the default
-    /// `reauthenticate(after:)` calls it, and reports an error it throws as
-    /// ``AuthenticationError/refreshFailed(underlying:)`` (an ``AuthenticationError`` as it is).
+    /// Endpoints 0.4's refresh. The default `reauthenticate(after:)` still calls it; see
+    /// `Compatibility/AuthenticationMethod+04.swift`.
+    @available(
+        *,
+        deprecated,
+        message:
+            "Implement reauthenticate(after:), which receives the rejected request and throws AuthenticationError (wrap other errors in .refreshFailed(underlying:))."
+    )
     func reauthenticate() async throws
 }
 
 extension AuthenticationMethod {
-    /// What the 0.4 requirement `shouldReauthenticate(for error:response:)` says for a
-    /// non-2xx response (whose default is `false`); never for a 2xx one.
+    /// `false` for a 2xx response; otherwise what the method's Endpoints 0.4 trigger
+    /// `shouldReauthenticate(for error:response:)` says (whose default is `false`).
     public func shouldReauthenticate(for request: URLRequest, response: HTTPURLResponse) -> Bool {
         guard !(200..<300).contains(response.statusCode) else { return false }
-        return shouldReauthenticate(for: RejectedResponse(httpResponse: response), response: response)
+        return Compatibility04.authentication.shouldReauthenticate(self, response: response)
     }
 
-    /// Calls the 0.4 requirement `reauthenticate()`; does nothing when the method implements neither.
+    /// Calls the method's Endpoints 0.4 `reauthenticate()`; does nothing when the method implements
+    /// neither.
     public func reauthenticate(after request: URLRequest) async throws(AuthenticationError) {
-        var forwarding = LegacyReauthentication.forwarding
-        forwarding.insert(ObjectIdentifier(Self.self))
-        do {
-            try await LegacyReauthentication.$forwarding.withValue(forwarding) { try await reauthenticate() }
-        } catch let error as AuthenticationError {
-            throw error
-        } catch {
-            throw .refreshFailed(underlying: error)
-        }
-    }
-
-    /// Never: the default of the 0.4 requirement.
-    public func shouldReauthenticate(for error: any Error, response: HTTPURLResponse?) -> Bool { false }
-
-    /// Renews the credentials now, as 0.4's `reauthenticate()` did: calls
-    /// ``reauthenticate(after:)`` with a request carrying the current credentials, so a ``JWTAuth``
-    /// refreshes (joining a refresh in flight). Does nothing for a method that implements neither.
-    public func reauthenticate() async throws {
-        // Reached from the default `reauthenticate(after:)` of this very type: neither is implemented.
-        guard !LegacyReauthentication.forwarding.contains(ObjectIdentifier(Self.self)) else { return }
-        let current = try await authenticate(request: URLRequest(url: LegacyReauthentication.placeholder))
-        try await reauthenticate(after: current)
+        try await Compatibility04.authentication.reauthenticate(self)
     }
 
     /// `Authorization`.
@@ -117,26 +107,4 @@ public struct NoAuth: AuthenticationMethod, Hashable {
 
     /// None.
     public var credentialHeaderNames: [String] { [] }
-}
-
-/// Breaks the cycle between the two defaults: the types whose default `reauthenticate(after:)` is
-/// calling their `reauthenticate()` in this task. A task-local, so concurrent refreshes never see
-/// each other's.
-enum LegacyReauthentication {
-    @TaskLocal static var forwarding: Set<ObjectIdentifier> = []
-    static let placeholder = URL(string: "endpoints-reauthenticate:current")!
-}
-
-/// The error a 0.4-style `shouldReauthenticate(for error:response:)` of an ``AuthenticationMethod``
-/// receives: the server answered with a non-2xx status. (0.4 passed the endpoint's task error,
-/// which an authentication method cannot name; check `response?.statusCode` instead.)
-public struct RejectedResponse: Error, Sendable, CustomStringConvertible {
-    /// The response that was not 2xx.
-    public let httpResponse: HTTPURLResponse
-
-    /// Wraps `httpResponse`.
-    public init(httpResponse: HTTPURLResponse) { self.httpResponse = httpResponse }
-
-    /// `The server answered with status 401.`
-    public var description: String { "The server answered with status \(httpResponse.statusCode)." }
 }

@@ -14,29 +14,27 @@ public protocol EncoderType {
     func encode<T: Encodable>(_ value: T) throws -> Data
 
     /// The `Content-Type` sent with the body unless the definition sets one; `nil` sends none.
-    /// The default is the type's ``contentType-swift.type.property``.
+    /// The default is the type's Endpoints 0.4 `static var contentType`, `nil` unless declared.
     var contentType: String? { get }
 
-    /// The `Content-Type` of every value of this encoder type, as Endpoints 0.4 declared it
-    /// (`static var contentType`). An encoder that declares only this one sends it; one whose
-    /// content type depends on the value (a multipart boundary) implements the instance property.
+    /// The `Content-Type` of every value of this encoder type, as Endpoints 0.4 declared it. An
+    /// encoder that declares only this one still sends it; see `Compatibility/EncoderType+04.swift`.
+    @available(
+        *,
+        deprecated,
+        message: "Implement the instance property `var contentType: String?`, which is what Endpoints sends."
+    )
     static var contentType: String? { get }
 }
 
 extension EncoderType {
-    /// The type's ``contentType-swift.type.property``, so a 0.4 encoder's static content type is sent.
-    public var contentType: String? { Self.contentType }
-
-    /// No content type by default.
-    public static var contentType: String? { nil }
+    /// The type's Endpoints 0.4 `static var contentType`, `nil` unless it declares one.
+    public var contentType: String? { Compatibility04.encoders.contentType(of: Self.self) }
 }
 
 extension JSONEncoder: EncoderType {
     /// `application/json`.
     public var contentType: String? { "application/json" }
-
-    /// `application/json`.
-    public static var contentType: String? { "application/json" }
 }
 
 /// Something that turns response bytes into a value: `JSONDecoder`, or your own.

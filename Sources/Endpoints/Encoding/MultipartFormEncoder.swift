@@ -81,9 +81,6 @@ public struct MultipartFormEncoder: EncoderType, Sendable {
         self.arrayEncoding = arrayEncoding
     }
 
-    /// `multipart/form-data`, without the boundary (which ``contentType-swift.property`` adds).
-    public static var contentType: String? { "multipart/form-data" }
-
     /// `multipart/form-data; boundary=...`, quoting the boundary when it is not an HTTP token.
     public var contentType: String? {
         let quoted = HTTPToken.isValid(boundary) ? boundary : "\"\(boundary)\""

@@ -69,25 +69,3 @@ extension MultipartFormJSON: MultipartPartValue {
         }
     }
 }
-
-/// Endpoints 0.4's name for a file in an `Encodable` multipart body; the same type as
-/// ``MultipartForm/File``.
-///
-/// ```swift
-/// let file = MultipartFormFile(data: Data("hello".utf8), fileName: "greeting.txt", contentType: "text/plain")
-/// ```
-public typealias MultipartFormFile = MultipartForm.File
-
-extension MultipartForm.File {
-    /// Creates a file value with Endpoints 0.4's argument order.
-    ///
-    /// ```swift
-    /// MultipartFormFile(data: png, fileName: "me.png", contentType: "image/png")
-    /// ```
-    public init(data: Data, fileName: String, contentType: String) {
-        self.init(filename: fileName, contentType: contentType, data: data)
-    }
-
-    /// The file name; Endpoints 0.4's spelling of ``filename``.
-    public var fileName: String { filename }
-}

@@ -275,13 +275,3 @@ public struct PathTemplate<T>: Sendable, ExpressibleByStringInterpolation {
         return output
     }
 }
-
-/// Endpoints 0.4's protocol for path values; path values are ``ParameterRepresentable`` now.
-@available(
-    *,
-    unavailable,
-    renamed: "ParameterRepresentable",
-    message:
-        "Conform to ParameterRepresentable and return the plain, unencoded text from parameterValue; Endpoints percent-encodes it as one path segment."
-)
-public typealias PathRepresentable = ParameterRepresentable

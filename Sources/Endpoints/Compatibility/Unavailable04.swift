@@ -6,6 +6,7 @@ import Foundation
 
 // Endpoints 0.4 spellings that are gone, kept as declarations that do not compile and say what
 // replaces them, so a migrating project gets a message instead of "has no member".
+// `scripts/check-migration-compile-errors.sh` checks each message.
 
 extension ServerDefinition {
     /// Endpoints 0.4's process-wide environment; the environment is chosen per request now.
@@ -98,19 +99,12 @@ public struct AuthenticatedSession<Auth: AuthenticationMethod>: Sendable {
 )
 public struct GenericServer {}
 
-extension HeaderKeyAuth {
-    /// Creates the method with the header given as a ``Header``, as Endpoints 0.4 did.
-    ///
-    /// ```swift
-    /// let auth = HeaderKeyAuth(key: apiKey, header: Header(name: "X-API-Key"), prefix: nil)
-    /// ```
-    public init(key: String, header: Header, prefix: String? = "Bearer") {
-        self.init(key: key, header: header.name, prefix: prefix)
-    }
-}
-
-extension Method {
-    /// The method's token; Endpoints 0.4's name for ``rawValue``.
-    @available(*, deprecated, renamed: "rawValue")
-    public var methodString: String { rawValue }
-}
+/// Endpoints 0.4's protocol for path values; path values are ``ParameterRepresentable`` now.
+@available(
+    *,
+    unavailable,
+    renamed: "ParameterRepresentable",
+    message:
+        "Conform to ParameterRepresentable and return the plain, unencoded text from parameterValue; Endpoints percent-encodes it as one path segment."
+)
+public typealias PathRepresentable = ParameterRepresentable
