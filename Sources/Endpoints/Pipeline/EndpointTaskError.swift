@@ -22,7 +22,15 @@ import Foundation
 /// }
 /// ```
 ///
-/// Descriptions read as sentences and never print header values.
+/// ``stage`` says which step of sending failed, whatever the case (see <doc:Errors>):
+///
+/// ```swift
+/// catch {
+///     metrics.increment("request.failed.\(error.stage)")   // "transport", "validation", …
+/// }
+/// ```
+///
+/// Descriptions read as sentences that name the failing step and never print header values.
 public enum EndpointTaskError<ErrorResponseType: Sendable>: Error, CustomStringConvertible {
     /// The request could not be built; nothing was sent.
     case endpointError(EndpointError)
@@ -42,6 +50,14 @@ public enum EndpointTaskError<ErrorResponseType: Sendable>: Error, CustomStringC
     case responseParseError(httpResponse: HTTPURLResponse, data: Data, error: DecodingFailure)
     /// A middleware or custom transport threw an error of its own.
     case middlewareError(any Error)
+    /// A streamed body failed for a reason of its own, after the request was sent: an upload's
+    /// `AsyncSequence` threw, a custom transport's response body threw its own error mid-way, or a
+    /// typed mock answered a byte or event stream with a value that is not `Data`. A connection
+    /// lost mid-stream stays ``urlLoadError(_:)`` and a value that does not decode stays
+    /// ``responseParseError(httpResponse:data:error:)``; their ``stage`` says which.
+    case streamError(any Error)
+    /// The next page's link was not followed (see ``PaginatedEndpoint``); the pages end here.
+    case pageLinkError(CrossOriginPageLink)
 
     /// The typed error for a failure thrown by a transport, a middleware or test support, mapped
     /// the way the pipeline maps it.
@@ -154,10 +170,16 @@ public enum EndpointTaskError<ErrorResponseType: Sendable>: Error, CustomStringC
             "The server answered with status \(response.statusCode): \(body)"
         case .errorResponseParseError(let response, let data, let error):
             "The server answered with status \(response.statusCode) and a \(data.count)-byte body that did not decode as \(ErrorResponseType.self): \(error)"
+        case .responseParseError(let response, let data, let error) where error.isStreamedValue:
+            "The server answered with status \(response.statusCode) but a \(data.count)-byte value of the stream did not decode: \(error)"
         case .responseParseError(let response, let data, let error):
             "The server answered with status \(response.statusCode) but the \(data.count)-byte body did not decode: \(error)"
         case .middlewareError(let error):
             "A middleware failed: \(error)"
+        case .streamError(let error):
+            "The stream failed: \(error)"
+        case .pageLinkError(let link):
+            "The next page was not fetched: \(link)"
         }
     }
 }
@@ -175,6 +197,9 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
     public let underlying: any Error
     /// The coding path to the failing value, e.g. `items[2].name`; empty at the top level.
     public let codingPath: String
+    /// Whether the value was one of a stream's (a JSON line, an event's data) rather than a whole
+    /// body: what makes ``EndpointTaskError/stage`` of a parse error ``RequestStage/stream``.
+    var isStreamedValue = false
 
     /// Wraps a decoder's error.
     public init(_ error: any Error) {

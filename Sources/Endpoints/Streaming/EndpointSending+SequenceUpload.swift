@@ -27,8 +27,8 @@ extension EndpointSending {
     /// body that waits for its next chunk there would stall every transfer in the process). The
     /// temporary file is removed when the call returns. `progress` reports the upload itself.
     ///
-    /// - Throws: `T.TaskError`. An error the sequence throws becomes `T.TaskError(error)`
-    ///   (a `CancellationError` is `.cancelled`, a `URLError` `.urlLoadError`); a temporary file
+    /// - Throws: `T.TaskError`. An error of its own the sequence throws is `.streamError` (a
+    ///   `CancellationError` is `.cancelled`, a `URLError` `.urlLoadError`); a temporary file
     ///   that cannot be written is `.urlLoadError` with `URLError.cannotWriteToFile`. Nothing is
     ///   sent in either case.
     public func upload<T: Endpoint, Body: AsyncSequence>(
@@ -72,7 +72,7 @@ struct SpooledBody {
     let file: URL
 
     /// Reads `body` to its end into a new temporary file; on any failure the file is removed and
-    /// the error is `EndpointTaskError(error)`.
+    /// the error is `EndpointTaskError(streaming: error)`.
     init<Body: AsyncSequence, ErrorResponse: Sendable>(
         _ body: Body, as _: EndpointTaskError<ErrorResponse>.Type
     ) async throws(EndpointTaskError<ErrorResponse>) where Body.Element: DataProtocol {
@@ -95,7 +95,7 @@ struct SpooledBody {
             }
         } catch {
             try? FileManager.default.removeItem(at: file)
-            throw EndpointTaskError<ErrorResponse>(error)
+            throw EndpointTaskError<ErrorResponse>(streaming: error)
         }
         self.file = file
     }

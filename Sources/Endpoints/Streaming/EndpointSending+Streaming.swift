@@ -174,7 +174,7 @@ extension EndpointSending {
             do {
                 return EndpointStream(response: .mocked, elements: try mocked(value))
             } catch {
-                throw .middlewareError(error)
+                throw .streamError(error)
             }
         }
     }

@@ -19,8 +19,10 @@ import Foundation
 /// Every failure while reading is the endpoint's typed error: a connection dropped mid-stream is
 /// `.urlLoadError` (`URLError.networkConnectionLost`), a stall longer than the request's
 /// `timeoutInterval` is `.urlLoadError` (`.timedOut`), a value that does not decode is
-/// `.responseParseError` with the bytes of that value, and cancelling the reading task is
-/// `.cancelled` (the transfer stops at once). Leaving the loop early also stops the transfer.
+/// `.responseParseError` with the bytes of that value (its ``EndpointTaskError/stage`` is
+/// ``RequestStage/stream``), an error of a custom transport's own is `.streamError`, and cancelling
+/// the reading task is `.cancelled` (the transfer stops at once). Leaving the loop early also stops
+/// the transfer.
 public struct EndpointStream<Element: Sendable, ErrorResponse: Sendable>: AsyncSequence, Sendable {
     /// The error reading throws: the endpoint's `TaskError`.
     public typealias Failure = EndpointTaskError<ErrorResponse>
@@ -86,7 +88,7 @@ public struct EndpointStream<Element: Sendable, ErrorResponse: Sendable>: AsyncS
                     body?.cancel()
                     body = nil
                     throw .responseParseError(
-                        httpResponse: response, data: failure.data, error: DecodingFailure(failure.error))
+                        httpResponse: response, data: failure.data, error: .streamedValue(failure.error))
                 }
                 pending = []
                 index = 0
@@ -97,7 +99,7 @@ public struct EndpointStream<Element: Sendable, ErrorResponse: Sendable>: AsyncS
                 } catch {
                     ended = true
                     self.body = nil
-                    throw Failure(error)
+                    throw Failure(streaming: error)
                 }
                 self.body = body
                 let step: StreamDecoder<Element>.Step

@@ -66,7 +66,8 @@ public enum NextPage<E: Endpoint>: Sendable {
 }
 
 /// A next-page link pointed to another origin than the first page's, so it was not followed:
-/// the request would carry the endpoint's credentials there. Thrown as `.middlewareError`.
+/// the request would carry the endpoint's credentials there. Thrown as
+/// ``EndpointTaskError/pageLinkError(_:)``, whose stage is ``RequestStage/pageLink``.
 public struct CrossOriginPageLink: Error, Sendable, CustomStringConvertible {
     /// The link's target, without its query (which may carry a key).
     public let target: String
@@ -117,7 +118,7 @@ public struct PageSequence<T: PaginatedEndpoint>: AsyncSequence, Sendable {
             case .url(let url):
                 guard RedirectPolicy.Origin(url) == origin else {
                     next = .none
-                    throw .middlewareError(CrossOriginPageLink(target: String(url.absoluteString.prefix { $0 != "?" })))
+                    throw .pageLinkError(CrossOriginPageLink(target: String(url.absoluteString.prefix { $0 != "?" })))
                 }
                 call = pages.client.call(
                     current, environment: pages.environment, auth: pages.auth, middleware: pages.middleware

@@ -327,12 +327,13 @@ struct CursorItems: PaginatedEndpoint {
             var iterator = URLSession.shared.pages(for: LinkedItems()).makeAsyncIterator()
             #expect(try await iterator.next() == [1])
             let error = await #expect(throws: LinkedItems.TaskError.self) { _ = try await iterator.next() }
-            guard case .middlewareError(let underlying) = error else {
-                Issue.record("expected .middlewareError, got \(String(describing: error))")
+            guard case .pageLinkError(let link) = error else {
+                Issue.record("expected .pageLinkError, got \(String(describing: error))")
                 return
             }
-            #expect(underlying is CrossOriginPageLink)
-            #expect(!String(describing: underlying).contains("secret"))
+            #expect(error?.stage == .pageLink)
+            #expect(link.target == "https://elsewhere.example/items")
+            #expect(!String(describing: error).contains("secret"))
             #expect(try await iterator.next() == nil)
         }
         #expect(server.requestCount == 1)

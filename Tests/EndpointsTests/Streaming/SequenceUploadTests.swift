@@ -96,11 +96,12 @@ struct UploadSourceFailed: Error {}
                 try await URLSession.shared.upload(UploadEndpoint(), from: failing)
             }
         }
-        guard case .middlewareError(let underlying) = error else {
+        guard case .streamError(let underlying) = error else {
             Issue.record("expected the sequence's error, got \(String(describing: error))")
             return
         }
         #expect(underlying is UploadSourceFailed)
+        #expect(error?.stage == .stream)
         #expect(server.requestCount == 0)
     }
 
