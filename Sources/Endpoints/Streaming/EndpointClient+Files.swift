@@ -37,10 +37,13 @@ extension EndpointClient {
     ///   - environment: The server environment; the server's `defaultEnvironment` when omitted.
     ///   - auth: The authentication method; the endpoint's declared `auth` when omitted.
     ///   - middleware: Middleware for this request only, inside the endpoint's own.
-    ///   - progress: Called as the body is written, one call at a time, from the calling task or a
-    ///     child of it (so task-local values are there). On Linux it gets the latest of corelibs'
-    ///     reports, never a backlog; elsewhere one call per chunk. Passing none lets Linux use its
-    ///     leanest download (no report per write).
+    ///   - progress: Called as the accepted body is written, one call at a time, from the calling
+    ///     task or a child of it (so task-local values are there); the body of a status the
+    ///     endpoint does not accept is never reported. Elsewhere than Linux, one call per chunk. On
+    ///     Linux it gets the latest of corelibs' reports, never a backlog, and since corelibs tells
+    ///     a download task its status only when the body is complete, the reports wait for it: in
+    ///     practice one call, with the whole body, when it is complete. Passing none lets Linux use
+    ///     its leanest download (no report per write).
     /// - Returns: The response head.
     /// - Throws: `T.TaskError`. A destination that cannot be written is `.urlLoadError` before
     ///   anything is sent: `URLError.cannotCreateFile` when it is a directory or its directory does
@@ -65,7 +68,7 @@ extension EndpointClient {
         }
         // A transport that receives the body itself (Linux) reports progress from its own
         // thread; the latest report reaches `progress` from a child of this task.
-        let sink = DownloadSink(wantsProgress: progress != nil)
+        let sink = DownloadSink(wantsProgress: progress != nil, accepting: T.definition.acceptableStatusCodes)
         async let relayed: Void = relay(sink.reports, to: progress)
         let outcome: Result<HTTPURLResponse, T.TaskError>
         do throws(T.TaskError) {
@@ -92,7 +95,8 @@ extension EndpointClient {
             file.discard()
             outcome = .failure(error)
         }
-        // Every report made so far reaches `progress` before this call returns or throws.
+        // Every report made so far (Linux makes the last one when the body is complete) reaches
+        // `progress` before this call returns or throws.
         sink.finishReports()
         await relayed
         return try outcome.get()

@@ -9,7 +9,7 @@ import Testing
 
 /// `download(_:to:)` onto a file that already exists (issue 23): the file is replaced only by a
 /// whole accepted body, and is otherwise left as it was, same bytes and same inode; a destination
-/// that cannot be written fails before anything is sent.
+/// that cannot be written fails before anything is sent; progress describes the accepted body only.
 @Suite struct DownloadReplaceTests {
     /// A directory of its own under `parent`, with `destination` in it holding `"old contents"`.
     private struct Scratch {
@@ -114,9 +114,9 @@ import Testing
         #expect(try Data(contentsOf: scratch.destination).count == 1024)
     }
 
-    /// A 404's error body is decoded and thrown, and not written.
+    /// A 404's error body is decoded and thrown; it is neither written nor reported as progress.
     @Test(arguments: [false, true])
-    func aNotFoundLeavesTheFile(withProgress: Bool) async throws {
+    func aNotFoundLeavesTheFileAndReportsNoProgress(withProgress: Bool) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let scratch = try Scratch()
@@ -136,6 +136,7 @@ import Testing
         }
         #expect(response.statusCode == 404)
         #expect(body.code == 404)
+        #expect(reports.value.isEmpty)
         try scratch.expectUntouched(inode: inode)
     }
 
