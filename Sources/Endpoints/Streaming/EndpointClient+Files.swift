@@ -15,30 +15,41 @@ extension EndpointSending {
     /// }
     /// ```
     ///
-    /// The body goes to a temporary file beside `destination`, which replaces `destination` once
-    /// the whole body arrived; on any failure the temporary file is removed and `destination` is
-    /// left as it was. On Apple platforms at most ``ResponseBody/defaultBufferLimit`` bytes are held
-    /// in memory (the transfer is paused while the file is behind). On Linux, where a running data
-    /// task cannot be paused, ``URLSessionTransport`` receives the body with a download task, which
-    /// writes it to a file as it arrives, so memory stays flat however fast the network is (see
-    /// <doc:StreamingAndFiles>); there the response head, and so middleware, sees the answer when
-    /// the body is complete.
-    /// Sent like ``bytes(for:environment:auth:middleware:)``: a non-2xx answer throws the typed
-    /// error response, and nothing is written.
+    /// The body goes to a temporary file beside `destination`, created before anything is sent,
+    /// which takes the place of `destination` with one `rename(2)` once the whole body arrived: a
+    /// file already there is replaced atomically (a reader sees the old file or the new one), and
+    /// the new file keeps its permissions. On any failure (an error status, a dropped connection, a
+    /// timeout, a cancel) the temporary file is removed and `destination` is left as it was, the
+    /// same file with the same bytes. On Apple platforms at most ``ResponseBody/defaultBufferLimit``
+    /// bytes are held in memory (the transfer is paused while the file is behind). On Linux, where a
+    /// running data task cannot be paused, ``URLSessionTransport`` receives the body with a download
+    /// task, which writes it to a file as it arrives, so memory stays flat however fast the network
+    /// is (see <doc:StreamingAndFiles>); that file is renamed beside `destination`, or copied there
+    /// when it is on another file system. There the response head, and so middleware, sees the
+    /// answer when the body is complete.
+    /// Sent like ``bytes(for:environment:auth:middleware:)``: a status the endpoint does not accept
+    /// (its `acceptableStatusCodes`, 2xx by default) throws the typed error response, and nothing
+    /// is written.
     ///
     /// - Parameters:
     ///   - endpoint: The endpoint to send.
-    ///   - destination: The file to write; its directory must exist.
+    ///   - destination: The file to write or replace; its directory must exist and be writable.
     ///   - environment: The server environment; the server's `defaultEnvironment` when omitted.
     ///   - auth: The authentication method; the endpoint's declared `auth` when omitted.
     ///   - middleware: Middleware for this request only, inside the endpoint's own.
-    ///   - progress: Called as the body is written, one call at a time, from the calling task or a
-    ///     child of it (so task-local values are there). On Linux it gets the latest of corelibs'
-    ///     reports, never a backlog; elsewhere one call per chunk. Passing none lets Linux use its
-    ///     leanest download (no report per write).
+    ///   - progress: Called as the accepted body is written, one call at a time, from the calling
+    ///     task or a child of it (so task-local values are there); the body of a status the
+    ///     endpoint does not accept is never reported. Elsewhere than Linux, one call per chunk. On
+    ///     Linux it gets the latest of corelibs' reports, never a backlog, and since corelibs tells
+    ///     a download task its status only when the body is complete, the reports wait for it: in
+    ///     practice one call, with the whole body, when it is complete. Passing none lets Linux use
+    ///     its leanest download (no report per write).
     /// - Returns: The response head.
-    /// - Throws: `T.TaskError`; a file that cannot be written is `.urlLoadError` with
-    ///   `URLError.cannotCreateFile`, `.cannotWriteToFile` or `.cannotMoveFile`.
+    /// - Throws: `T.TaskError`. A destination that cannot be written is `.urlLoadError` before
+    ///   anything is sent: `URLError.cannotCreateFile` when it is a directory or its directory does
+    ///   not exist or is not writable. Writing the file later fails with `.cannotWriteToFile`, and
+    ///   putting it in place with `.cannotMoveFile`. Each names the path in `NSFilePathErrorKey`
+    ///   and in its description.
     @discardableResult
     public func download<T: Endpoint>(
         _ endpoint: T,
@@ -48,54 +59,66 @@ extension EndpointSending {
         middleware: [any Middleware] = [],
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(T.TaskError) -> HTTPURLResponse {
-        // A transport that receives the body itself (Linux) reports progress from its own
-        // thread; the latest report reaches `progress` from a child of this task.
-        let sink = DownloadSink(wantsProgress: progress != nil)
-        async let relayed: Void = relay(sink.reports, to: progress)
-        let opened: Result<EndpointStream<Data, T.ErrorResponse>, T.TaskError> = await DownloadSink.$current.withValue(
-            sink
-        ) { () async -> Result<EndpointStream<Data, T.ErrorResponse>, T.TaskError> in
-            do throws(T.TaskError) {
-                return .success(
-                    try await bytes(for: endpoint, environment: environment, auth: auth, middleware: middleware))
-            } catch {
-                return .failure(error)
-            }
-        }
-        // Every report made so far reaches `progress` before this call returns or throws.
-        sink.finishReports()
-        await relayed
-        let stream = try opened.get()
-        let total = stream.response.expectedContentLength >= 0 ? stream.response.expectedContentLength : nil
+        // Before anything is sent: a destination that cannot be written fails here.
         let file: FileSink
         do {
             file = try FileSink(destination: destination)
         } catch {
             throw .urlLoadError(error)
         }
-        var written: Int64 = 0
-        var chunks = stream.makeAsyncIterator()
+        // A transport that receives the body itself (Linux) reports progress from its own
+        // thread; the latest report reaches `progress` from a child of this task.
+        let sink = DownloadSink(wantsProgress: progress != nil, accepting: T.definition.acceptableStatusCodes)
+        async let relayed: Void = relay(sink.reports, to: progress)
+        let outcome: Result<HTTPURLResponse, T.TaskError>
         do throws(T.TaskError) {
-            while let chunk = try await chunks.next() {
-                do {
-                    try file.write(chunk)
-                } catch {
-                    throw .urlLoadError(error)
+            let opened: Result<EndpointStream<Data, T.ErrorResponse>, T.TaskError> = await DownloadSink.$current
+                .withValue(sink) { () async -> Result<EndpointStream<Data, T.ErrorResponse>, T.TaskError> in
+                    do throws(T.TaskError) {
+                        return .success(
+                            try await bytes(for: endpoint, environment: environment, auth: auth, middleware: middleware)
+                        )
+                    } catch {
+                        return .failure(error)
+                    }
                 }
-                written += Int64(chunk.count)
-                progress?(TransferProgress(completedBytes: written, totalBytes: total))
-            }
+            let stream = try opened.get()
+            try await Self.write(stream, to: file, progress: progress)
             do {
                 // On Linux the transport may have received the whole body into a file of its own.
                 try file.commit(replacingWith: sink.takeSpooled())
             } catch {
                 throw .urlLoadError(error)
             }
+            outcome = .success(stream.response)
         } catch {
             file.discard()
-            throw error
+            outcome = .failure(error)
         }
-        return stream.response
+        // Every report made so far (Linux makes the last one when the body is complete) reaches
+        // `progress` before this call returns or throws.
+        sink.finishReports()
+        await relayed
+        return try outcome.get()
+    }
+
+    /// Writes the chunks of `stream` to `file`, reporting each to `progress`.
+    private static func write<ErrorResponse>(
+        _ stream: EndpointStream<Data, ErrorResponse>, to file: FileSink,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws(EndpointTaskError<ErrorResponse>) {
+        let total = stream.response.expectedContentLength >= 0 ? stream.response.expectedContentLength : nil
+        var written: Int64 = 0
+        var chunks = stream.makeAsyncIterator()
+        while let chunk = try await chunks.next() {
+            do {
+                try file.write(chunk)
+            } catch {
+                throw .urlLoadError(error)
+            }
+            written += Int64(chunk.count)
+            progress?(TransferProgress(completedBytes: written, totalBytes: total))
+        }
     }
 
     /// Sends `endpoint` with the contents of the file at `file` as its body, read as it is sent,
@@ -169,64 +192,4 @@ private func relay(
     _ reports: AsyncStream<TransferProgress>, to progress: (@Sendable (TransferProgress) -> Void)?
 ) async {
     for await report in reports { progress?(report) }
-}
-
-/// The temporary file a download writes, moved into place when complete.
-private struct FileSink {
-    let destination: URL
-    let temporary: URL
-    let handle: FileHandle
-
-    init(destination: URL) throws(URLError) {
-        self.destination = destination
-        temporary = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).download")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: temporary.path)
-        else {
-            throw URLError(.cannotCreateFile, userInfo: [NSURLErrorFailingURLErrorKey: destination])
-        }
-        self.handle = handle
-    }
-
-    func write(_ data: Data) throws(URLError) {
-        do {
-            try handle.write(contentsOf: data)
-        } catch {
-            throw URLError(.cannotWriteToFile, userInfo: [NSUnderlyingErrorKey: error])
-        }
-    }
-
-    /// Moves the file into place; with `spooled`, that file (which the transport wrote) takes the
-    /// place of the one written here.
-    func commit(replacingWith spooled: URL? = nil) throws(URLError) {
-        do {
-            try handle.close()
-            if let spooled {
-                // Beside the destination first, so the last step is a rename on its file system.
-                try FileManager.default.removeItem(at: temporary)
-                do {
-                    try FileManager.default.moveItem(at: spooled, to: temporary)
-                } catch {
-                    // Another file system: copy.
-                    try FileManager.default.copyItem(at: spooled, to: temporary)
-                    try? FileManager.default.removeItem(at: spooled)
-                }
-            }
-            if FileManager.default.fileExists(atPath: destination.path) {
-                _ = try FileManager.default.replaceItemAt(destination, withItemAt: temporary)
-            } else {
-                try FileManager.default.moveItem(at: temporary, to: destination)
-            }
-        } catch {
-            discard()
-            if let spooled { try? FileManager.default.removeItem(at: spooled) }
-            throw URLError(.cannotMoveFile, userInfo: [NSUnderlyingErrorKey: error])
-        }
-    }
-
-    func discard() {
-        try? handle.close()
-        try? FileManager.default.removeItem(at: temporary)
-    }
 }

@@ -34,10 +34,11 @@ import Foundation
 ///   ``RedirectGuard``, as for buffered requests, including the Linux resend of a 307/308 with a body.
 /// - Downloads (Linux): for a download call (``DownloadSink``) the transfer is a download task,
 ///   which corelibs writes to a file on its own thread, so no chunk waits in memory. corelibs hands
-///   a download task its response only at the end, so the head is delivered then: a 2xx file goes
-///   to the download call, any other body into the buffer. Progress comes from the delegate's
-///   write reports, or, without progress and without a fractional timeout, there is no delegate
-///   for the bytes at all (a completion-handler task, corelibs' leanest).
+///   a download task its response only at the end, so the head is delivered then: an accepted
+///   file goes to the download call, any other body into the buffer. Progress comes from the
+///   delegate's write reports (an accepted body's only), or, without progress and without a
+///   fractional timeout, there is no delegate for the bytes at all (a completion-handler task,
+///   corelibs' leanest).
 final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, Sendable {
     private struct State {
         var head: CheckedContinuation<(ResponseBody, HTTPURLResponse), any Error>?
@@ -137,7 +138,10 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
             task.delegate = redirects
             return task
         }
-        if download != nil { return session.downloadTask(with: request) }
+        if let download {
+            download.beginSend()
+            return session.downloadTask(with: request)
+        }
         guard let upload else { return session.dataTask(with: request) }
         var request = request
         request.httpBodyStream = nil
@@ -244,7 +248,8 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
     // MARK: URLSessionDownloadDelegate (Linux downloads)
 
     /// corelibs wrote a chunk to its file. It hands a download task its response only when the
-    /// transfer is complete, so the head is delivered then; the expected length is known now.
+    /// transfer is complete, so the head is delivered then; the expected length is known now, and
+    /// the task's response may be (the sink reports only an accepted body's progress).
     func urlSession(
         _ session: URLSession,
         downloadTask: URLSessionDownloadTask,
@@ -254,7 +259,8 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
     ) {
         noteActivity()
         let total = totalBytesExpectedToWrite >= 0 ? totalBytesExpectedToWrite : nil
-        download?.report(TransferProgress(completedBytes: totalBytesWritten, totalBytes: total))
+        download?.report(
+            TransferProgress(completedBytes: totalBytesWritten, totalBytes: total), response: downloadTask.response)
     }
 
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
@@ -323,10 +329,11 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
         buffer.finish()
     }
 
-    /// A download task's file: a 2xx body goes to the download call as the file; any other body
-    /// (an error response to decode) is read into the body like a streamed one.
+    /// A download task's file: an accepted body (the endpoint's `acceptableStatusCodes`) goes to
+    /// the download call as the file; any other body (an error response to decode) is read into
+    /// the body like a streamed one.
     private func handOver(_ file: URL, response: URLResponse?, to download: DownloadSink) {
-        if let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) {
+        if download.accepts(response) {
             download.spool(file)
             return
         }

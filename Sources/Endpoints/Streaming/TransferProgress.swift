@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// How far a download or an upload has come.
 ///
 /// ```swift
@@ -53,10 +57,10 @@ struct UploadSource: Sendable {
 /// from piling up in memory: a running data task cannot be paused, and its chunks queue up for
 /// the delegate faster than a file takes them (a 1 GB loopback download peaked 50-150 MB above
 /// idle that way, 15-30 MB as a download task). The transport reports progress with
-/// ``report(_:)`` and hands the file of a 2xx response over with ``spool(_:)``; any other body
-/// arrives as chunks, as usual, so the pipeline can decode it as the error response. Other
-/// transports, and Apple platforms (where a data task is suspended while its reader is behind),
-/// stream the body as for any request.
+/// ``report(_:response:)`` (for an accepted status only) and hands the file of an accepted
+/// response over with ``spool(_:)``; any other body arrives as chunks, as usual, so the pipeline
+/// can decode it as the error response. Other transports, and Apple platforms (where a data task
+/// is suspended while its reader is behind), stream the body as for any request.
 final class DownloadSink: Sendable {
     /// The transport's progress reports, the latest one only, so a slow reader never makes them
     /// pile up: the download call relays them to its caller's closure from its own task.
@@ -67,16 +71,49 @@ final class DownloadSink: Sendable {
     /// which writes the file with one open handle and tells no delegate about each write (a 1 GB
     /// loopback download peaked 4-12 MB above idle that way, at twice the speed).
     let wantsProgress: Bool
+    /// The statuses whose body is the download (the endpoint's `acceptableStatusCodes`); any
+    /// other body is an error response, neither reported as progress nor written.
+    let accepted: StatusCodes
     private let spooled = Locked<URL?>(nil)
+    /// The latest report of the current send made before its status was known.
+    private let held = Locked<TransferProgress?>(nil)
 
-    init(wantsProgress: Bool) {
+    init(wantsProgress: Bool, accepting accepted: StatusCodes = .successful) {
         self.wantsProgress = wantsProgress
+        self.accepted = accepted
         (reports, reporter) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// How far the transport has come.
-    func report(_ progress: TransferProgress) {
-        reporter.yield(progress)
+    /// A send begins (the first, a retry, a redirect sent again): a report held for an earlier one
+    /// is dropped.
+    func beginSend() {
+        held.withLock { $0 = nil }
+    }
+
+    /// How far the transport has come with the body of `response`, the task's response if known.
+    /// corelibs sets a download task's response only when the body is complete (it tells no
+    /// delegate of a download task's head), so a report is usually made before the status is
+    /// known: the latest one is held, and made when the status turns out accepted (see
+    /// ``accepts(_:)``). A report for a status the endpoint does not accept is dropped.
+    func report(_ progress: TransferProgress, response: URLResponse?) {
+        guard let status = (response as? HTTPURLResponse)?.statusCode else {
+            held.withLock { $0 = progress }
+            return
+        }
+        held.withLock { $0 = nil }
+        if accepted.contains(status) { reporter.yield(progress) }
+    }
+
+    /// Whether the body of `response` (complete) is the download: its status is accepted. A
+    /// report held until now is made if so, dropped if not.
+    func accepts(_ response: URLResponse?) -> Bool {
+        let isAccepted = (response as? HTTPURLResponse).map { accepted.contains($0.statusCode) } ?? false
+        let report = held.withLock { held in
+            defer { held = nil }
+            return held
+        }
+        if isAccepted, let report { reporter.yield(report) }
+        return isAccepted
     }
 
     /// No more reports: ``reports`` ends after the last one.

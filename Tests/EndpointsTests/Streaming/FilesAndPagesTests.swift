@@ -83,7 +83,13 @@ struct CursorItems: PaginatedEndpoint {
         #expect(data.enumerated().allSatisfy { $0.element == UInt8(truncatingIfNeeded: $0.offset) })
         #expect(reports.value.last == TransferProgress(completedBytes: Int64(count), totalBytes: Int64(count)))
         #expect(reports.value.map(\.completedBytes) == reports.value.map(\.completedBytes).sorted())
-        #expect(reports.value.count > 1)
+        #if canImport(FoundationNetworking)
+            // corelibs tells a download task its status only with the end of the body, and reports
+            // wait for the status (an error body is never reported): at least the last one comes.
+            #expect(!reports.value.isEmpty)
+        #else
+            #expect(reports.value.count > 1)
+        #endif
     }
 
     @Test func aFailedDownloadLeavesTheDestinationAlone() async throws {
@@ -104,21 +110,27 @@ struct CursorItems: PaginatedEndpoint {
         #expect(leftovers.isEmpty)
     }
 
-    /// With a progress closure (Linux: a delegate's download task), the first report says the body
-    /// is arriving; without one (a completion-handler download task), the server's answer does.
-    /// Either way cancelling stops the download at once and leaves nothing behind.
+    /// With a progress closure on Apple platforms, the first report says the body is arriving;
+    /// without one, or on Linux (a download task, whose reports wait for the status that corelibs
+    /// gives only with the end of the body), the server's answer does. Either way cancelling stops
+    /// the download at once and leaves nothing behind.
     @Test(arguments: [true, false])
     func cancellingADownloadMidBodyStopsItAndLeavesNoFile(withProgress: Bool) async throws {
+        #if canImport(FoundationNetworking)
+            let waitsForProgress = false
+        #else
+            let waitsForProgress = withProgress
+        #endif
         let server = try TestServer()
         defer { server.stop() }
         let started = AsyncStream<Void>.makeStream()
         server.route("/stalls") { _ in
-            if !withProgress { started.continuation.yield() }
+            if !waitsForProgress { started.continuation.yield() }
             return .streamed([Data(repeating: 7, count: 64 << 10)], then: .stall)
         }
         let file = temporaryFile()
         let progress: (@Sendable (TransferProgress) -> Void)? =
-            withProgress ? { @Sendable _ in started.continuation.yield() } : nil
+            withProgress ? { @Sendable _ in if waitsForProgress { started.continuation.yield() } } : nil
         let download = Task {
             try await Loopback.$baseURL.withValue(server.baseURL) {
                 try await URLSession.shared.download(FileEndpoint("stalls"), to: file, progress: progress)
@@ -187,7 +199,13 @@ struct CursorItems: PaginatedEndpoint {
             }
         }
         #expect(error?.urlErrorCode == .timedOut)
-        #expect(written.value == 1024)
+        #if canImport(FoundationNetworking)
+            // The status of a Linux download task is known only with the end of the body, which
+            // never came: nothing was reported.
+            #expect(written.value == 0)
+        #else
+            #expect(written.value == 1024)
+        #endif
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
