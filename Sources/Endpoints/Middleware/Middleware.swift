@@ -56,6 +56,8 @@ public struct RequestContext: Sendable {
     /// transport that queued it calls this before sending (the pipeline's authentication method's
     /// ``AuthenticationMethod/updatedCredentials(for:)``).
     let currentCredentials: (@Sendable (URLRequest) -> URLRequest?)?
+    /// An upload's file and a download's destination (see `RequestContext+Transfer.swift`).
+    let transfer: Transfer
 
     /// Creates a context.
     /// - Parameters:
@@ -65,7 +67,8 @@ public struct RequestContext: Sendable {
     public init(endpointName: String, credentialHeaders: Set<String> = [], authenticationAttempt: Int = 1) {
         self.init(
             endpointName: endpointName, credentialHeaders: credentialHeaders,
-            authenticationAttempt: authenticationAttempt, isCredentialRefresh: false, currentCredentials: nil)
+            authenticationAttempt: authenticationAttempt, isCredentialRefresh: false, currentCredentials: nil,
+            transfer: .none)
     }
 
     /// The pipeline's context: also whether a refresh sends it, and how to bring its credentials
@@ -75,7 +78,8 @@ public struct RequestContext: Sendable {
         credentialHeaders: Set<String>,
         authenticationAttempt: Int,
         isCredentialRefresh: Bool,
-        currentCredentials: (@Sendable (URLRequest) -> URLRequest?)?
+        currentCredentials: (@Sendable (URLRequest) -> URLRequest?)?,
+        transfer: Transfer
     ) {
         self.endpointName = endpointName
         self.credentialHeaders = RequestContext.standardCredentialHeaders.union(
@@ -83,6 +87,7 @@ public struct RequestContext: Sendable {
         self.authenticationAttempt = authenticationAttempt
         self.isCredentialRefresh = isCredentialRefresh
         self.currentCredentials = currentCredentials
+        self.transfer = transfer
     }
 
     /// Creates a context; `credentialUpdate` is no longer used.

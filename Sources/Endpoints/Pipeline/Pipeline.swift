@@ -16,7 +16,7 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
     /// Names the request for middleware (an endpoint's type name).
     let name: String
     /// Builds the request; nothing is sent when it throws.
-    let build: @Sendable () throws(EndpointError) -> URLRequest
+    var build: @Sendable () throws(EndpointError) -> URLRequest
     let auth: any AuthenticationMethod
     let middleware: [any Middleware]
     /// The statuses decoded as `Response`; the others are decoded as `ErrorResponse`.
@@ -27,6 +27,9 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
     let decodeError: @Sendable (Data) throws -> ErrorResponse
     /// Looks the request up in the task's mocks, when it can be mocked.
     let mock: (@Sendable (any EndpointMockResolver) async -> Result<Response, Failure>?)?
+    /// What the request carries besides its head, handed to the transport in the context: an
+    /// upload's file, a download's destination.
+    var transfer = Transfer.none
 
     /// Runs the request and returns the decoded value with the response it came from.
     func run(on transport: any HTTPTransport) async throws(Failure) -> (Response, HTTPURLResponse) {
@@ -87,7 +90,8 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
                 credentialHeaders: credentialHeaders,
                 authenticationAttempt: attempt,
                 isCredentialRefresh: isRefresh,
-                currentCredentials: currentCredentials
+                currentCredentials: currentCredentials,
+                transfer: transfer
             )
             let (data, response) = try await chain(
                 authenticated, context: context, transport: transport, exchange: exchange)

@@ -96,20 +96,26 @@ public struct URLSessionTransport: HTTPTransport {
         if let conflict = CookieHeader.storeConflict(for: request, session: session) { throw conflict }
         #if canImport(FoundationNetworking)
             let request = Self.withSessionTimeout(request, session: session)
-            if request.timeoutInterval > 0, request.timeoutInterval.rounded(.down) != request.timeoutInterval {
-                // corelibs truncates a fractional timeout to whole seconds. A completion-handler
-                // task shows no progress to watch, so such a request goes through the streaming
-                // task, whose watchdog makes it an idle timeout like Apple's, and is collected.
-                let (body, response) = try await openStream(request, context: context)
-                let data = try await body.collect()
-                if let violation = ResponseFraming.violation(
-                    of: response, bodyLength: data.count, requestMethod: request.httpMethod)
-                {
-                    throw violation
-                }
-                return (data, response)
-            }
+            // corelibs truncates a fractional timeout to whole seconds. A completion-handler task
+            // shows no progress to watch, so such a request goes through the streaming task, whose
+            // watchdog makes it an idle timeout like Apple's, and is collected.
+            let fractionalTimeout =
+                request.timeoutInterval > 0 && request.timeoutInterval.rounded(.down) != request.timeoutInterval
+        #else
+            let fractionalTimeout = false
         #endif
+        // An upload from a file is sent by the streaming task too, as an upload task with progress
+        // (corelibs would send the request's body stream chunked, which servers refuse).
+        if fractionalTimeout || context.transfer.upload != nil {
+            let (body, response) = try await openStream(request, context: context)
+            let data = try await body.collect()
+            if let violation = ResponseFraming.violation(
+                of: response, bodyLength: data.count, requestMethod: request.httpMethod)
+            {
+                throw violation
+            }
+            return (data, response)
+        }
         // A completion-handler task, not corelibs' `data(for:)`: cancelling a task that awaits
         // `data(for:)` while its transfer completes deadlocks every session in the process (see
         // ``DataTaskCall``).

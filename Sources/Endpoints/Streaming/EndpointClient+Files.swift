@@ -68,21 +68,14 @@ extension EndpointSending {
         }
         // A transport that receives the body itself (Linux) reports progress from its own
         // thread; the latest report reaches `progress` from a child of this task.
-        let sink = DownloadSink(wantsProgress: progress != nil, accepting: T.definition.acceptableStatusCodes)
+        let sink = DownloadSink(
+            destination: destination, wantsProgress: progress != nil, accepting: T.definition.acceptableStatusCodes)
         async let relayed: Void = relay(sink.reports, to: progress)
         let outcome: Result<HTTPURLResponse, T.TaskError>
         do throws(T.TaskError) {
-            let opened: Result<EndpointStream<Data, T.ErrorResponse>, T.TaskError> = await DownloadSink.$current
-                .withValue(sink) { () async -> Result<EndpointStream<Data, T.ErrorResponse>, T.TaskError> in
-                    do throws(T.TaskError) {
-                        return .success(
-                            try await bytes(for: endpoint, environment: environment, auth: auth, middleware: middleware)
-                        )
-                    } catch {
-                        return .failure(error)
-                    }
-                }
-            let stream = try opened.get()
+            // The transport learns of the download from the request's context.
+            let stream = try await bytes(
+                for: endpoint, environment, auth, middleware, transfer: Transfer(download: sink))
             try await Self.write(stream, to: file, progress: progress)
             do {
                 // On Linux the transport may have received the whole body into a file of its own.
@@ -162,16 +155,9 @@ extension EndpointSending {
             }
             return request
         }
-        let opening: Result<StreamOpening<T.Response>, T.TaskError> = await UploadSource.$current.withValue(
-            UploadSource(file: file, progress: progress)
-        ) { () async -> Result<StreamOpening<T.Response>, T.TaskError> in
-            do throws(T.TaskError) {
-                return .success(try await call.open(on: endpointClient.transport))
-            } catch {
-                return .failure(error)
-            }
-        }
-        switch try opening.get() {
+        // The transport gets the file in the request's context.
+        let upload = Transfer(upload: UploadSource(file: file, progress: progress))
+        switch try await call.carrying(upload).open(on: endpointClient.transport) {
         case .mocked(let value):
             return value
         case .body(let body, let response):

@@ -34,7 +34,20 @@ extension EndpointSending {
         auth: T.Auth = T.auth,
         middleware: [any Middleware] = []
     ) async throws(T.TaskError) -> EndpointStream<Data, T.ErrorResponse> {
-        try await openStream(endpoint, environment, auth, middleware, decoder: StreamDecoder.chunks) { value in
+        try await bytes(for: endpoint, environment, auth, middleware, transfer: .none)
+    }
+
+    /// ``bytes(for:environment:auth:middleware:)`` carrying `transfer` to the transport (a download).
+    func bytes<T: Endpoint>(
+        for endpoint: T,
+        _ environment: T.Server.Environments,
+        _ auth: T.Auth,
+        _ middleware: [any Middleware],
+        transfer: Transfer
+    ) async throws(T.TaskError) -> EndpointStream<Data, T.ErrorResponse> {
+        try await openStream(endpoint, environment, auth, middleware, transfer: transfer, decoder: StreamDecoder.chunks)
+        {
+            value in
             guard let data = value as? Data else { throw MockedStreamError(endpoint: T.self, format: "bytes") }
             return data.isEmpty ? [] : [data]
         }
@@ -161,13 +174,13 @@ extension EndpointSending {
         _ environment: T.Server.Environments,
         _ auth: T.Auth,
         _ middleware: [any Middleware],
+        transfer: Transfer = .none,
         decoder: @escaping @Sendable (HTTPURLResponse) -> StreamDecoder<Element>,
         mocked: (T.Response) throws -> [Element]
     ) async throws(T.TaskError) -> EndpointStream<Element, T.ErrorResponse> {
         let client = endpointClient
-        switch try await client.call(endpoint, environment: environment, auth: auth, middleware: middleware).open(
-            on: client.transport)
-        {
+        let call = client.call(endpoint, environment: environment, auth: auth, middleware: middleware)
+        switch try await call.carrying(transfer).open(on: client.transport) {
         case .body(let body, let response):
             return EndpointStream(response: response, body: body) { decoder(response) }
         case .mocked(let value):
@@ -184,10 +197,12 @@ extension EndpointSending {
         _ environment: T.Server.Environments,
         _ auth: T.Auth,
         _ middleware: [any Middleware],
+        transfer: Transfer = .none,
         decoder: @escaping @Sendable () -> StreamDecoder<Data>,
         mocked: (T.Response) throws -> [Data]
     ) async throws(T.TaskError) -> EndpointStream<Data, T.ErrorResponse> {
-        try await openStream(endpoint, environment, auth, middleware, decoder: { _ in decoder() }, mocked: mocked)
+        try await openStream(
+            endpoint, environment, auth, middleware, transfer: transfer, decoder: { _ in decoder() }, mocked: mocked)
     }
 }
 

@@ -48,6 +48,7 @@ extension URLSessionTransport {
         let call = StreamingDataTask(
             request: request,
             credentialHeaders: context.credentialHeaders,
+            transfer: context.transfer,
             bufferLimit: ResponseBody.defaultBufferLimit
         )
         return try await withTaskCancellationHandler {

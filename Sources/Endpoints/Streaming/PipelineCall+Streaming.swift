@@ -18,13 +18,13 @@ extension PipelineCall {
     /// handed back through the chain is empty and the stream goes to the caller; any other status
     /// is read whole first, so logging, retries on 503, refresh on 401 and custom middleware see it
     /// as they would a buffered response, and it is decoded as the `ErrorResponse`. A middleware
-    /// that answers itself (without calling `next`) streams the data it returned. When an upload
-    /// is in progress (``UploadSource``), each send gets the file afresh as its body stream.
+    /// that answers itself (without calling `next`) streams the data it returned. For an upload
+    /// from a file (``Transfer``), each send gets the file afresh as its body stream.
     func open(on transport: any HTTPTransport) async throws(Failure) -> StreamOpening<Response> {
         if let mocked = await mocked() { return .mocked(try mocked.get()) }
         let kept = Locked<ResponseBody?>(nil)
         let accepted = acceptableStatusCodes
-        let upload = UploadSource.current
+        let upload = transfer.upload
         let answer: (Data, HTTPURLResponse, method: String)
         do {
             answer = try await self.answer(on: transport) { transport, request, context in
@@ -64,15 +64,15 @@ extension PipelineCall {
     /// for a next page, an upload's headers.
     func adjusted(_ change: @escaping @Sendable (URLRequest) -> URLRequest) -> PipelineCall {
         let build = self.build
-        return PipelineCall(
-            name: name,
-            build: { () throws(EndpointError) in change(try build()) },
-            auth: auth,
-            middleware: middleware,
-            acceptableStatusCodes: acceptableStatusCodes,
-            decodeResponse: decodeResponse,
-            decodeError: decodeError,
-            mock: mock
-        )
+        var call = self
+        call.build = { () throws(EndpointError) in change(try build()) }
+        return call
+    }
+
+    /// This call carrying `transfer` to the transport: an upload's file, a download's destination.
+    func carrying(_ transfer: Transfer) -> PipelineCall {
+        var call = self
+        call.transfer = transfer
+        return call
     }
 }

@@ -32,7 +32,7 @@ import Foundation
 ///   URLSession reports.
 /// - Redirects and authentication challenges follow the library's ``RedirectPolicy`` through a
 ///   ``RedirectGuard``, as for buffered requests, including the Linux resend of a 307/308 with a body.
-/// - Downloads (Linux): for a download call (``DownloadSink``) the transfer is a download task,
+/// - Downloads (Linux): for a download call (the context's ``DownloadSink``) the transfer is a download task,
 ///   which corelibs writes to a file on its own thread, so no chunk waits in memory. corelibs hands
 ///   a download task its response only at the end, so the head is delivered then: an accepted
 ///   file goes to the download call, any other body into the buffer. Progress comes from the
@@ -58,7 +58,8 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
     private let buffer: BodyBuffer
     private let state = Locked(State())
     private let timeout: TimeInterval
-    private let upload = UploadSource.current
+    /// An upload's file, sent with an upload task.
+    private let upload: UploadSource?
     /// Linux: a download call's body is received with a download task (see ``DownloadSink``).
     private let download: DownloadSink?
     /// Linux: a download with no progress to report and a whole-second timeout (which corelibs
@@ -66,14 +67,17 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
     /// guard as its delegate, and no watchdog, since no write is reported to watch.
     private let quietDownload: Bool
 
-    init(request: URLRequest, credentialHeaders: Set<String>, bufferLimit: Int) {
+    /// A task for `request`, carrying what its context says besides the head (an upload's file, a
+    /// download).
+    init(request: URLRequest, credentialHeaders: Set<String>, transfer: Transfer, bufferLimit: Int) {
         self.request = request
+        self.upload = transfer.upload
         self.redirects = RedirectGuard(original: request, credentialHeaders: credentialHeaders)
         self.buffer = BodyBuffer(limit: bufferLimit)
         let timeout = request.timeoutInterval
         self.timeout = timeout
         #if canImport(FoundationNetworking)
-            let download = upload == nil ? DownloadSink.current : nil
+            let download = transfer.upload == nil ? transfer.download : nil
         #else
             let download: DownloadSink? = nil
         #endif

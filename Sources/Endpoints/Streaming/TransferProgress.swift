@@ -36,21 +36,28 @@ public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The file an upload sends and where to report how much of it was sent: a task-local, so the
-/// URLSession transport deep in the pipeline serves the upload call that started it and no other.
+/// What a request carries to the transport besides its head, in its ``RequestContext``: the file
+/// an upload sends, or the download a body is for. Every send of the call (a retry, a resend after
+/// a refresh) carries the same.
+struct Transfer: Sendable {
+    var upload: UploadSource?
+    var download: DownloadSink?
+
+    static let none = Transfer()
+}
+
+/// The file an upload sends and where to report how much of it was sent.
 ///
-/// The transport sends the file with `uploadTask(with:fromFile:)`, which declares its length on
-/// both platforms (corelibs sends a request body stream chunked, even with a `Content-Length`,
-/// which servers reject); other transports read the request's `httpBodyStream`.
+/// ``URLSessionTransport`` sends the file with `uploadTask(with:fromFile:)`, which declares its
+/// length on both platforms (corelibs sends a request body stream chunked, even with a
+/// `Content-Length`, which servers reject); other transports read ``RequestContext/uploadFile`` or
+/// the request's `httpBodyStream`, which reads the same file.
 struct UploadSource: Sendable {
     let file: URL
     let progress: (@Sendable (TransferProgress) -> Void)?
-
-    @TaskLocal static var current: UploadSource?
 }
 
-/// A download call in progress: a task-local, so the URLSession transport deep in the pipeline
-/// serves the download call that started it and no other.
+/// A download call in progress, which the transport receives in the request's context.
 ///
 /// On Linux the transport then receives the body with a download task, which corelibs writes to
 /// a file on its own thread as it arrives. That is the only way there to keep a fast transfer
@@ -78,7 +85,11 @@ final class DownloadSink: Sendable {
     /// The latest report of the current send made before its status was known.
     private let held = Locked<TransferProgress?>(nil)
 
-    init(wantsProgress: Bool, accepting accepted: StatusCodes = .successful) {
+    /// The file the download replaces once the body is complete (the caller writes it).
+    let destination: URL
+
+    init(destination: URL, wantsProgress: Bool, accepting accepted: StatusCodes = .successful) {
+        self.destination = destination
         self.wantsProgress = wantsProgress
         self.accepted = accepted
         (reports, reporter) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -143,6 +154,4 @@ final class DownloadSink: Sendable {
         reporter.finish()
         if let file = takeSpooled() { try? FileManager.default.removeItem(at: file) }
     }
-
-    @TaskLocal static var current: DownloadSink?
 }

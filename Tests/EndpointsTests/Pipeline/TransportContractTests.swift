@@ -75,6 +75,84 @@ import Testing
     }
 }
 
+extension TransportContractTests {
+    /// A transport of one's own that answers by itself: it reads an upload's file and serves a
+    /// download, each from what the context says.
+    private struct SelfServing: HTTPTransport {
+        let seen = TestLocked([(upload: URL?, destination: URL?)]())
+
+        func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
+            seen.withLock { $0.append((context.uploadFile, context.downloadDestination)) }
+            let body: Data
+            if let file = context.uploadFile {
+                let uploaded = try Data(contentsOf: file)
+                body = Data(
+                    #"{"method":"PUT","path":"/echo","query":null,"headers":{},"body":"\#(String(decoding: uploaded, as: UTF8.self))"}"#
+                        .utf8)
+            } else {
+                body = Data("the file's new contents".utf8)
+            }
+            let response = HTTPURLResponse(
+                url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])!
+            return (body, response)
+        }
+    }
+
+    private func temporaryFile(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(name)-\(UUID().uuidString)")
+    }
+
+    @Test func aCustomTransportReceivesAnUploadsFileThroughTheContext() async throws {
+        let file = temporaryFile("upload")
+        try Data("sent from a file".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let transport = SelfServing()
+        let client = EndpointClient(transport: transport)
+        let echo = try await Loopback.$baseURL.withValue(URL(string: "http://example.invalid")!) {
+            try await client.upload(UploadEndpoint(), fromFile: file)
+        }
+        #expect(echo.body == "sent from a file")
+        let seen = transport.seen.withLock { $0 }
+        #expect(seen.map(\.upload) == [file])
+        #expect(seen.map(\.destination) == [nil])
+    }
+
+    @Test func aCustomTransportReceivesADownloadsDestinationThroughTheContext() async throws {
+        let destination = temporaryFile("download")
+        try Data("the old contents".utf8).write(to: destination)
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let transport = SelfServing()
+        let client = EndpointClient(transport: transport)
+        let reports = TestLocked([TransferProgress]())
+        try await Loopback.$baseURL.withValue(URL(string: "http://example.invalid")!) {
+            try await client.download(FileEndpoint("file"), to: destination) { progress in
+                reports.withLock { $0.append(progress) }
+            }
+        }
+        #expect(try Data(contentsOf: destination) == Data("the file's new contents".utf8))
+        let seen = transport.seen.withLock { $0 }
+        #expect(seen.map(\.destination) == [destination])
+        #expect(seen.map(\.upload) == [nil])
+        // The call reports what it wrote of a body the transport streamed back.
+        #expect(reports.withLock { $0 }.last?.completedBytes == 23)
+    }
+
+    /// Through the URLSession transport, the same context reaches a wrapping transport.
+    @Test func aWrappedURLSessionTransportSeesTheUploadAndSendsIt() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let file = temporaryFile("upload")
+        try Data("sent from a file".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let transport = Recording(inner: URLSessionTransport(session: .shared))
+        let echo = try await Loopback.$baseURL.withValue(server.baseURL) {
+            try await EndpointClient(transport: transport).upload(UploadEndpoint(), fromFile: file)
+        }
+        #expect(echo.body == "sent from a file")
+        #expect(transport.contexts.withLock { $0 }.map(\.context.uploadFile) == [file])
+    }
+}
+
 /// `GET /protected` with a ``JWTAuth``.
 private struct JWTEcho: Endpoint {
     typealias Server = LoopbackServer
