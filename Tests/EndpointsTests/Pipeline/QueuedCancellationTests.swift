@@ -55,6 +55,39 @@ import Testing
         }
     }
 
+    /// Routes `/hold` on `server` to answer only once the returned gate is open.
+    private static func hold(on server: TestServer) -> Gate {
+        let gate = Gate()
+        server.route("/hold") { _ in
+            await gate.pass()
+            return .json(raw: #"{"method":"GET","path":"/hold","query":null,"headers":{},"body":null}"#)
+        }
+        return gate
+    }
+
+    /// Starts a hundred held requests and returns once every one has passed its middleware, so
+    /// each is in the per-host queue or past it.
+    private static func queueHundred(
+        on server: TestServer, session: URLSession
+    ) async -> [Task<Result<Echo, EndpointTaskError<APIError>>, Never>] {
+        let arrived = AsyncStream<Void>.makeStream()
+        let arrivals = Arrivals(count: TestLocked(0), all: arrived.continuation, expected: 100)
+        let queued = (0..<100).map { _ in
+            Task { await send(EchoEndpoint("hold"), to: server, session: session, middleware: [arrivals]) }
+        }
+        var iterator = arrived.stream.makeAsyncIterator()
+        _ = await iterator.next()
+        return queued
+    }
+
+    private static func outcomes(
+        of tasks: [Task<Result<Echo, EndpointTaskError<APIError>>, Never>]
+    ) async -> [Result<Echo, EndpointTaskError<APIError>>] {
+        var outcomes: [Result<Echo, EndpointTaskError<APIError>>] = []
+        for task in tasks { outcomes.append(await task.value) }
+        return outcomes
+    }
+
     /// `warm`: the host first answers slowly enough (≥ 15 ms) that the limiter allows the maximum
     /// (twelve) rather than the four of a fast host, so some of the hundred are admitted at once.
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Duration, ContinuousClock
@@ -62,12 +95,8 @@ import Testing
     func aHundredQueuedRequestsCancelledAreNeverSent(warm: Bool) async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let gate = Gate()
+        let gate = Self.hold(on: server)
         defer { gate.open() }
-        server.route("/hold") { _ in
-            await gate.pass()
-            return .json(raw: #"{"method":"GET","path":"/hold","query":null,"headers":{},"body":null}"#)
-        }
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
         let transport = URLSessionTransport(session: session, maximumRequestsPerHost: 12)
@@ -84,18 +113,11 @@ import Testing
             }
             try await waitForRequests(before + 4, on: server)
             // …then a hundred more, each cancelled once all of them reached the queue.
-            let arrived = AsyncStream<Void>.makeStream()
-            let arrivals = Arrivals(count: TestLocked(0), all: arrived.continuation, expected: 100)
-            let queued = (0..<100).map { _ in
-                Task { await send(EchoEndpoint("hold"), to: server, session: session, middleware: [arrivals]) }
-            }
-            var iterator = arrived.stream.makeAsyncIterator()
-            _ = await iterator.next()
+            let queued = await Self.queueHundred(on: server, session: session)
             let clock = ContinuousClock()
             let cancelledAt = clock.now
             for task in queued { task.cancel() }
-            var outcomes: [Result<Echo, EndpointTaskError<APIError>>] = []
-            for task in queued { outcomes.append(await task.value) }
+            let outcomes = await Self.outcomes(of: queued)
             let elapsed = clock.now - cancelledAt
 
             #expect(outcomes.allSatisfy { $0.isCancelledFailure }, "\(outcomes.filter { !$0.isCancelledFailure })")
@@ -121,12 +143,8 @@ extension QueuedCancellationTests {
     func cancelsRacingFreedSlotsAllEndCancelled(round: Int) async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let gate = Gate()
+        let gate = Self.hold(on: server)
         defer { gate.open() }
-        server.route("/hold") { _ in
-            await gate.pass()
-            return .json(raw: #"{"method":"GET","path":"/hold","query":null,"headers":{},"body":null}"#)
-        }
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
         let transport = URLSessionTransport(session: session, maximumRequestsPerHost: 4)
@@ -135,20 +153,13 @@ extension QueuedCancellationTests {
                 Task { await send(EchoEndpoint("hold"), to: server, session: session) }
             }
             try await waitForRequests(4, on: server)
-            let arrived = AsyncStream<Void>.makeStream()
-            let arrivals = Arrivals(count: TestLocked(0), all: arrived.continuation, expected: 100)
-            let queued = (0..<100).map { _ in
-                Task { await send(EchoEndpoint("hold"), to: server, session: session, middleware: [arrivals]) }
-            }
-            var iterator = arrived.stream.makeAsyncIterator()
-            _ = await iterator.next()
+            let queued = await Self.queueHundred(on: server, session: session)
             let clock = ContinuousClock()
             let cancelledAt = clock.now
             let freeing = Task.detached { for task in held { task.cancel() } }
             for task in queued { task.cancel() }
             await freeing.value
-            var outcomes: [Result<Echo, EndpointTaskError<APIError>>] = []
-            for task in queued { outcomes.append(await task.value) }
+            let outcomes = await Self.outcomes(of: queued)
             let elapsed = clock.now - cancelledAt
             // Waiters admitted before their cancel were sent (and held); the others never were.
             #expect(outcomes.allSatisfy { $0.isCancelledFailure }, "\(outcomes.filter { !$0.isCancelledFailure })")
