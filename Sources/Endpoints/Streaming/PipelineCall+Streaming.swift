@@ -18,11 +18,12 @@ extension PipelineCall {
     /// handed back through the chain is empty and the stream goes to the caller; any other status
     /// is read whole first, so logging, retries on 503, refresh on 401 and custom middleware see it
     /// as they would a buffered response, and it is decoded as the `ErrorResponse`. A middleware
-    /// that answers itself (without calling `next`) streams the data it returned. For an upload
+    /// that answers itself (without calling `next`) streams the data it returned; a
+    /// ``StreamingMiddleware`` then observes the streamed body. For an upload
     /// from a file (``Transfer``), each send gets the file afresh as its body stream.
     func open(on transport: any HTTPTransport) async throws(Failure) -> StreamOpening<Response> {
         if let mocked = await mocked() { return .mocked(try mocked.get()) }
-        let kept = Locked<ResponseBody?>(nil)
+        let kept = Locked<(body: ResponseBody, context: RequestContext)?>(nil)
         let accepted = acceptableStatusCodes
         let upload = transfer.upload
         let answer: (Data, HTTPURLResponse, method: String)
@@ -34,28 +35,38 @@ extension PipelineCall {
                 guard accepted.contains(response.statusCode) else { return (try await body.collect(), response) }
                 // A middleware that sends again (a retry) replaces the body of the earlier send.
                 let earlier = kept.withLock { kept in
-                    defer { kept = body }
+                    defer { kept = (body, context) }
                     return kept
                 }
-                earlier?.cancel()
+                earlier?.body.cancel()
                 return (Data(), response)
             }
         } catch {
-            kept.withLock { $0 }?.cancel()
+            kept.withLock { $0 }?.body.cancel()
             throw error
         }
         let (data, response, method) = answer
-        let body = kept.withLock { kept in
+        let stream = kept.withLock { kept in
             defer { kept = nil }
             return kept
         }
         guard accepted.contains(response.statusCode) else {
-            body?.cancel()
+            stream?.body.cancel()
             _ = try validate(data, response: response, method: method)
             throw .errorResponseParseError(
                 httpResponse: response, data: data, error: DecodingFailure(URLError(.badServerResponse)))
         }
-        return .body(body ?? ResponseBody(data), response)
+        guard let stream else { return .body(ResponseBody(data), response) }
+        return .body(observed(stream.body, of: response, context: stream.context), response)
+    }
+
+    /// `body` as the streaming middleware return it, the innermost first.
+    private func observed(_ body: ResponseBody, of response: HTTPURLResponse, context: RequestContext) -> ResponseBody {
+        var body = body
+        for case let middleware as any StreamingMiddleware in middleware.reversed() {
+            body = middleware.observe(body, of: response, context: context)
+        }
+        return body
     }
 }
 

@@ -33,6 +33,8 @@ public struct ResponseBody: AsyncSequence, Sendable {
     public static let defaultBufferLimit = 1 << 20
 
     private let reader: Reader
+    /// Told of each chunk as the reader takes it, and of the end (`nil`); see ``observing(_:)``.
+    private var observer: (@Sendable (Data?) -> Void)?
 
     init(buffer: BodyBuffer) {
         reader = Reader(buffer)
@@ -98,12 +100,15 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// Reads the chunks in order.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let reader: Reader
+        let observer: (@Sendable (Data?) -> Void)?
 
         /// The next chunk, or `nil` at the end of the body.
         /// - Throws: What the transport failed with (`URLError.networkConnectionLost` when the
         ///   connection dropped mid-body, `.timedOut` when it stalled), or `CancellationError`.
         public mutating func next() async throws -> Data? {
-            try await reader.buffer.next()
+            let chunk = try await reader.buffer.next()
+            observer?(chunk)
+            return chunk
         }
 
         /// Stops the transfer: the rest of the body is not wanted.
@@ -111,7 +116,31 @@ public struct ResponseBody: AsyncSequence, Sendable {
     }
 
     /// An iterator over the chunks; a body has one reader.
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reader: reader) }
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reader: reader, observer: observer) }
+
+    /// This body, telling `observer` of each chunk as the reader takes it and of the end (`nil`),
+    /// without holding any: for a ``StreamingMiddleware`` that logs, counts or times a stream.
+    ///
+    /// ```swift
+    /// let counted = body.observing { chunk in
+    ///     if let chunk { bytes.add(chunk.count) } else { print("ended after", bytes.value, "bytes") }
+    /// }
+    /// ```
+    ///
+    /// Observers run on the reading task, in the order they were added (the first added, first).
+    /// A failure of the body is not observed: it reaches the reader, as before.
+    public func observing(_ observer: @escaping @Sendable (Data?) -> Void) -> ResponseBody {
+        var body = self
+        if let earlier = self.observer {
+            body.observer = { chunk in
+                earlier(chunk)
+                observer(chunk)
+            }
+        } else {
+            body.observer = observer
+        }
+        return body
+    }
 
     /// Reads the whole body, failing when it is longer than `limit` bytes.
     ///
