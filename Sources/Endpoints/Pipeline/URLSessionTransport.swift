@@ -148,19 +148,15 @@ public struct URLSessionTransport: HTTPTransport {
 /// A timeout or a cancellation completes the call at once, without waiting for the data task's
 /// own completion handler: that runs on the session's delegate queue, which is serial and may be
 /// busy delivering other requests' results.
+///
+/// Its state is a ``TransferState``, shared with ``StreamingDataTask``.
 final class DataTaskCall: Sendable {
     typealias Outcome = Result<(Data, HTTPURLResponse), any Error>
-
-    private struct State {
-        var task: URLSessionDataTask?
-        var completion: (@Sendable (Outcome) -> Void)?
-        var cancelled = false
-        var timedOut = false
-    }
+    private typealias Completion = @Sendable (Outcome) -> Void
 
     private let request: URLRequest
     private let redirects: RedirectGuard
-    private let state = Locked(State())
+    private let state: Locked<TransferState<URLSessionDataTask, Completion>>
     private let deadline: TimeInterval
 
     /// A call for `request` that drops `credentialHeaders` on a redirect to another origin.
@@ -173,6 +169,7 @@ final class DataTaskCall: Sendable {
         self.request = request
         self.redirects = redirects
         self.deadline = request.timeoutInterval
+        self.state = Locked(TransferState(now: DispatchTime.now().uptimeNanoseconds))
     }
 
     /// corelibs truncates fractional timeouts to whole seconds (0.5 becomes 0, "no timeout"), so
@@ -194,7 +191,14 @@ final class DataTaskCall: Sendable {
 
     /// Sends the request and calls `completion` exactly once.
     func start(on session: URLSession, completion: @escaping @Sendable (Outcome) -> Void) {
-        state.withLock { $0.completion = completion }
+        switch state.withLock({ $0.start(completion) }) {
+        case .fail(let completion, let error):
+            // Cancelled before it started: nothing is sent.
+            completion(.failure(error))
+            return
+        case .send:
+            break
+        }
         #if canImport(FoundationNetworking)
             if deadline > 0, deadline.rounded(.down) != deadline {
                 DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { [weak self] in
@@ -206,115 +210,70 @@ final class DataTaskCall: Sendable {
     }
 
     private func send(_ request: URLRequest, on session: URLSession) {
-        // Cancelled or expired before a task exists (the Swift task was cancelled as it got here):
-        // nothing is sent, and the outcome is delivered now rather than by a task that never runs.
-        let stoppedEarly = state.withLock { state -> Outcome? in
-            if state.cancelled { return .failure(CancellationError()) }
-            if state.timedOut {
-                return .failure(URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any]))
-            }
-            return nil
-        }
-        if let stoppedEarly {
-            finish(stoppedEarly)
-            return
-        }
+        // Stopped (cancelled, expired) before a task exists: the outcome is delivered; send nothing.
+        guard state.withLock({ $0.shouldSend }) else { return }
         let task = makeTask(request, on: session)
-        let stopped = state.withLock { state in
-            state.task = task
-            return state.cancelled || state.timedOut
+        switch state.withLock({ $0.sent(task, now: DispatchTime.now().uptimeNanoseconds) }) {
+        case .resume(let task):
+            task.resume()
+        case .cancel(let task):
+            // Stopped meanwhile: corelibs ends a task cancelled before it resumes without sending it.
+            task.cancel()
+            task.resume()
         }
-        // Stopped meanwhile: the outcome was delivered; corelibs ends a task cancelled before it
-        // resumes without sending it.
-        if stopped { task.cancel() }
-        task.resume()
     }
 
     private func makeTask(_ request: URLRequest, on session: URLSession) -> URLSessionDataTask {
         let task = session.dataTask(with: Self.corelibsTimeout(request)) { [self] data, response, error in
-            if error == nil, let next = self.redirects.takeResend() {
-                self.send(next, on: session)
-            } else {
-                self.finish(self.outcome(data: data, response: response, error: error))
-            }
+            self.completed(data: data, response: response, error: error, on: session)
         }
         task.delegate = redirects
         return task
     }
 
-    /// Delivers `outcome` unless an outcome was delivered already.
-    private func finish(_ outcome: Outcome) {
-        let completion = state.withLock { state in
-            defer { state.completion = nil }
-            return state.completion
+    private func completed(data: Data?, response: URLResponse?, error: (any Error)?, on session: URLSession) {
+        let next = error == nil ? redirects.takeResend() : nil
+        let action = state.withLock { state in
+            state.completed(
+                error: error, response: response, resend: next != nil, exceededHops: redirects.exceededHops,
+                refusedChallenge: redirects.refusedChallenge, failingURL: request.url)
         }
-        completion?(outcome)
+        switch action {
+        case .resend:
+            if let next { send(next, on: session) }
+        case .discard:
+            break
+        case .fail(let completion, let error):
+            completion?(.failure(error))
+        case .answer(let completion, let response):
+            guard let completion else { return }
+            let body = data ?? Data()
+            // A refused challenge (Linux) is the answer whatever corelibs made of its body.
+            if redirects.refusedChallenge == nil,
+                let violation = ResponseFraming.violation(
+                    of: response, bodyLength: body.count, requestMethod: request.httpMethod)
+            {
+                completion(.failure(violation))
+            } else {
+                completion(.success((body, response)))
+            }
+        }
     }
 
+    /// Cancels the call: the outcome is `CancellationError`, delivered now.
     func cancel() {
-        let task = state.withLock { state in
-            state.cancelled = true
-            return state.task
-        }
-        task?.cancel()
-        finish(.failure(CancellationError()))
+        stop(with: CancellationError())
     }
 
     private func expire() {
-        let (expired, task) = state.withLock { state -> (Bool, URLSessionDataTask?) in
-            // Nothing to do when the outcome was already delivered or the call was cancelled.
-            guard state.completion != nil, !state.cancelled else { return (false, nil) }
-            state.timedOut = true
-            return (true, state.task)
+        stop(with: URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any]))
+    }
+
+    private func stop(with error: any Error) {
+        guard case .stop(let task, let completion, let error) = state.withLock({ $0.stop(with: error) }) else {
+            return
         }
-        guard expired else { return }
         task?.cancel()
-        finish(.failure(URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any])))
-    }
-
-    private func outcome(data: Data?, response: URLResponse?, error: (any Error)?) -> Outcome {
-        let (cancelled, timedOut) = state.withLock { ($0.cancelled, $0.timedOut) }
-        return Self.outcome(
-            of: request, data: data, response: response, error: error, cancelled: cancelled, timedOut: timedOut,
-            redirects: redirects)
-    }
-
-    /// What a finished data task for `request` delivers: its body and response, or the error it
-    /// stands for (too many redirects, a timeout, a cancellation, a body cut off part-way, a
-    /// framing violation).
-    static func outcome(
-        of request: URLRequest,
-        data: Data?,
-        response: URLResponse?,
-        error: (any Error)?,
-        cancelled: Bool,
-        timedOut: Bool,
-        redirects: RedirectGuard
-    ) -> Outcome {
-        if redirects.exceededHops {
-            return .failure(
-                URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any]))
-        }
-        if timedOut && !cancelled {
-            return .failure(URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any]))
-        }
-        // Cancelled: whatever the data task made of it, the caller asked for none of it.
-        if cancelled { return .failure(CancellationError()) }
-        if let error {
-            // A refused challenge on Linux: the response, whose body corelibs does not hand over.
-            if let response = redirects.refusedChallenge { return .success((data ?? Data(), response)) }
-            // A body cut off part-way is `.networkConnectionLost` on Linux too (corelibs says -1).
-            return .failure(URLError.normalizingPartialTransfer(error))
-        }
-        guard let response = response as? HTTPURLResponse else {
-            return .failure(URLError(.badServerResponse))
-        }
-        let body = data ?? Data()
-        if let violation = ResponseFraming.violation(
-            of: response, bodyLength: body.count, requestMethod: request.httpMethod)
-        {
-            return .failure(violation)
-        }
-        return .success((body, response))
+        completion?(.failure(error))
     }
 }

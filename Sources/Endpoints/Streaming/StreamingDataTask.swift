@@ -39,16 +39,16 @@ import Foundation
 ///   delegate's write reports (an accepted body's only), or, without progress and without a
 ///   fractional timeout, there is no delegate for the bytes at all (a completion-handler task,
 ///   corelibs' leanest).
+///
+/// Its state is a ``TransferState`` (with the file of a Linux download beside it), the same state
+/// machine as ``DataTaskCall``'s: the idle watchdog, the redirect resend and how a finished task
+/// maps to an outcome are decided there.
 final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, Sendable {
+    private typealias Head = CheckedContinuation<(ResponseBody, HTTPURLResponse), any Error>
+
     private struct State {
-        var head: CheckedContinuation<(ResponseBody, HTTPURLResponse), any Error>?
-        var task: URLSessionTask?
-        var delivered = false
-        var stopped: (any Error)?
-        var lastActivity = DispatchTime.now().uptimeNanoseconds
-        var paused = false
-        /// Linux: the redirect just refused is one this class resends itself (a 307/308 with a body).
-        var resendPending = false
+        /// The call's life: its task, who waits for the head, stops, the watchdog's clock.
+        var transfer = TransferState<URLSessionTask, Head>(now: DispatchTime.now().uptimeNanoseconds)
         /// Linux downloads: the file corelibs wrote the body to.
         var downloaded: URL?
     }
@@ -94,12 +94,9 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
 
     /// Sends the request on `session`; `continuation` gets the body and the head, or the failure.
     func start(on session: URLSession, continuation: CheckedContinuation<(ResponseBody, HTTPURLResponse), any Error>) {
-        let stopped = state.withLock { state in
-            state.head = continuation
-            return state.stopped
-        }
-        if let stopped {
-            failHead(with: stopped)
+        if case .fail(let head, let error) = state.withLock({ $0.transfer.start(continuation) }) {
+            // Stopped before it started: nothing is sent.
+            head.resume(throwing: error)
             return
         }
         if timeout > 0, !quietDownload { scheduleWatchdog(after: timeout) }
@@ -108,7 +105,7 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
 
     private func send(_ request: URLRequest, on session: URLSession) {
         // Stopped (cancelled, timed out) before this send: the failure is delivered; send nothing.
-        if state.withLock({ $0.stopped != nil }) { return }
+        guard state.withLock({ $0.transfer.shouldSend }) else { return }
         #if canImport(FoundationNetworking)
             // corelibs delivers a task's data only to its session's delegate (a per-task delegate
             // gets the head and the completion, never the bytes), so each stream gets a session of
@@ -124,14 +121,14 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
             let task = makeTask(request, on: session)
             task.delegate = self
         #endif
-        let stopped = state.withLock { state in
-            state.task = task
-            state.resendPending = false
-            state.lastActivity = DispatchTime.now().uptimeNanoseconds
-            return state.stopped != nil
+        switch state.withLock({ $0.transfer.sent(task, now: DispatchTime.now().uptimeNanoseconds) }) {
+        case .resume(let task):
+            task.resume()
+        case .cancel(let task):
+            // Stopped meanwhile: corelibs ends a task cancelled before it resumes without sending it.
+            task.cancel()
+            task.resume()
         }
-        if stopped { task.cancel() }
-        task.resume()
     }
 
     private func makeTask(_ request: URLRequest, on session: URLSession) -> URLSessionTask {
@@ -159,39 +156,28 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
 
     /// Stops the transfer with `error`, which the head or the body reports.
     private func stop(with error: any Error) {
-        let task = state.withLock { state -> URLSessionTask? in
-            guard state.stopped == nil else { return nil }
-            state.stopped = error
-            return state.task
+        guard case .stop(let task, let head, let error) = state.withLock({ $0.transfer.stop(with: error) }) else {
+            return
         }
         task?.cancel()
-        failHead(with: error)
+        head?.resume(throwing: error)
         buffer.finish(throwing: error)
     }
 
-    private func failHead(with error: any Error) {
-        let head = state.withLock { state in
-            defer { state.head = nil }
-            return state.head
-        }
-        head?.resume(throwing: error)
-    }
-
     private func setPaused(_ paused: Bool) {
-        let task = state.withLock { state -> URLSessionTask? in
-            guard state.stopped == nil, state.paused != paused else { return nil }
-            state.paused = paused
-            state.lastActivity = DispatchTime.now().uptimeNanoseconds
-            return state.task
-        }
+        let action = state.withLock { $0.transfer.setPaused(paused, now: DispatchTime.now().uptimeNanoseconds) }
         #if canImport(FoundationNetworking)
             // corelibs' suspend() of a running data task stops it asynchronously and crashes
             // (NativeProtocol.swift:69, fatalError) when resume() comes first, and a suspended
             // transfer restarts its buffers: the stream is left running and the buffer holds what
             // the reader has not read yet.
-            _ = task
+            _ = action
         #else
-            if paused { task?.suspend() } else { task?.resume() }
+            switch action {
+            case .none: break
+            case .suspend(let task): task.suspend()
+            case .resume(let task): task.resume()
+            }
         #endif
     }
 
@@ -205,24 +191,18 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
 
     private func checkIdle() {
         let now = DispatchTime.now().uptimeNanoseconds
-        let limit = UInt64(timeout * 1_000_000_000)
-        let next: TimeInterval? = state.withLock { state in
-            if state.stopped != nil { return nil }
-            if state.paused { return timeout }
-            let idle = now &- state.lastActivity
-            if idle >= limit { return 0 }
-            return Double(limit - idle) / 1_000_000_000
-        }
-        guard let next else { return }
-        if next > 0 {
-            scheduleWatchdog(after: next)
-        } else {
+        switch state.withLock({ $0.transfer.watchdog(now: now, timeout: timeout) }) {
+        case .none:
+            break
+        case .check(let seconds):
+            scheduleWatchdog(after: seconds)
+        case .expire:
             stop(with: URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any]))
         }
     }
 
     private func noteActivity() {
-        state.withLock { $0.lastActivity = DispatchTime.now().uptimeNanoseconds }
+        state.withLock { $0.transfer.noteActivity(now: DispatchTime.now().uptimeNanoseconds) }
     }
 
     // MARK: URLSessionDataDelegate
@@ -233,19 +213,23 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        noteActivity()
-        // A 307/308 the library resends itself (Linux): this response is not the answer.
-        guard !state.withLock({ $0.resendPending }), let response = response as? HTTPURLResponse else {
+        guard let response = response as? HTTPURLResponse else {
+            noteActivity()
             completionHandler(.allow)
             return
         }
-        deliverHead(response)
+        // Not for a 307/308 the library resends itself (Linux): that response is not the answer.
+        let head = state.withLock { $0.transfer.headArrived(now: DispatchTime.now().uptimeNanoseconds) }
+        head?.resume(returning: (ResponseBody(buffer: buffer), response))
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        noteActivity()
-        guard state.withLock({ $0.delivered }) else { return }
+        let streaming = state.withLock { state in
+            state.transfer.noteActivity(now: DispatchTime.now().uptimeNanoseconds)
+            return state.transfer.isStreaming
+        }
+        guard streaming else { return }
         buffer.append(data)
     }
 
@@ -275,7 +259,7 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
     private func quietDownloadEnded(at location: URL?, error: (any Error)?, session: URLSession) {
         let task = state.withLock { state in
             if error == nil { state.downloaded = location }
-            return state.task
+            return state.transfer.task
         }
         guard let task else {
             if let location { try? FileManager.default.removeItem(at: location) }
@@ -285,52 +269,36 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        if error == nil, let next = redirects.takeResend() {
-            let redirectBody = state.withLock { state in
-                defer { state.downloaded = nil }
-                return state.downloaded
-            }
-            if let redirectBody {
-                try? FileManager.default.removeItem(at: redirectBody)
-            }
-            send(next, on: session)
-            return
+        let next = error == nil ? redirects.takeResend() : nil
+        let (action, downloaded) = state.withLock { state in
+            defer { state.downloaded = nil }
+            let action = state.transfer.completed(
+                error: error, response: task.response, resend: next != nil, exceededHops: redirects.exceededHops,
+                refusedChallenge: redirects.refusedChallenge, failingURL: request.url)
+            return (action, state.downloaded)
         }
-        let (stopped, delivered, downloaded) = state.withLock { state in
-            defer {
-                state.task = nil
-                state.downloaded = nil
-            }
-            return (state.stopped, state.delivered, state.downloaded)
-        }
-        let failure: (any Error)?
-        if let stopped {
-            failure = stopped
-        } else if redirects.exceededHops {
-            failure = URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any])
-        } else if let error {
-            // A refused challenge on Linux: the 401, whose body corelibs does not hand over.
-            if let response = redirects.refusedChallenge {
-                if !delivered { deliverHead(response) }
-                buffer.finish()
-                return
-            }
-            // A body cut off part-way is `.networkConnectionLost` on Linux too (corelibs says -1).
-            failure = URLError.normalizingPartialTransfer(error)
-        } else if !delivered, let response = task.response as? HTTPURLResponse {
-            deliverHead(response)
-            failure = nil
-        } else {
-            failure = delivered ? nil : URLError(.badServerResponse)
-        }
-        if let failure {
+        switch action {
+        case .resend:
+            // The redirect's body, if corelibs wrote one, is not the answer.
             if let downloaded { try? FileManager.default.removeItem(at: downloaded) }
-            failHead(with: failure)
-            buffer.finish(throwing: failure)
-            return
+            if let next { send(next, on: session) }
+        case .discard:
+            if let downloaded { try? FileManager.default.removeItem(at: downloaded) }
+        case .fail(let head, let error):
+            if let downloaded { try? FileManager.default.removeItem(at: downloaded) }
+            head?.resume(throwing: error)
+            buffer.finish(throwing: error)
+        case .answer(let head, let response):
+            head?.resume(returning: (ResponseBody(buffer: buffer), response))
+            if let downloaded {
+                if let download {
+                    handOver(downloaded, response: response, to: download)
+                } else {
+                    try? FileManager.default.removeItem(at: downloaded)
+                }
+            }
+            buffer.finish()
         }
-        if let downloaded, let download { handOver(downloaded, response: task.response, to: download) }
-        buffer.finish()
     }
 
     /// A download task's file: an accepted body (the endpoint's `acceptableStatusCodes`) goes to
@@ -343,15 +311,6 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
         }
         defer { try? FileManager.default.removeItem(at: file) }
         if let data = try? Data(contentsOf: file) { buffer.append(data) }
-    }
-
-    private func deliverHead(_ response: HTTPURLResponse) {
-        let head = state.withLock { state in
-            defer { state.head = nil }
-            state.delivered = true
-            return state.head
-        }
-        head?.resume(returning: (ResponseBody(buffer: buffer), response))
     }
 
     func urlSession(
@@ -379,7 +338,7 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
             [weak self] next in
             // The guard refuses a redirect either to stop (too many hops) or to resend it itself.
             if next == nil, let self, !self.redirects.exceededHops {
-                self.state.withLock { $0.resendPending = true }
+                self.state.withLock { $0.transfer.resendAhead() }
             }
             completionHandler(next)
         }
