@@ -30,12 +30,13 @@
 /// when it sets one); there is no per-line allocation.
 public struct ServerSentEventParser: Sendable {
     /// Whether ``finish()`` dispatches an event that the stream ended before its blank line.
-    public let dispatchesUnterminatedEvent: Bool
-    /// The reconnection time in milliseconds the stream asked for with `retry:`, if any.
-    public private(set) var reconnectionTime: Int?
+    let dispatchesUnterminatedEvent: Bool
+    /// The reconnection time in milliseconds the stream asked for with `retry:`, if any; the
+    /// event it came with carries it as ``ServerSentEvent/retry``.
+    private(set) var reconnectionTime: Int?
     /// The last event ID the stream set with `id:`; `nil` when none was set or it was set empty.
-    /// A client reconnecting sends it as `Last-Event-ID`.
-    public private(set) var lastEventID: String?
+    /// Each event carries it as ``ServerSentEvent/id``, which a reconnection sends as `Last-Event-ID`.
+    private(set) var lastEventID: String?
 
     /// The start of a line that the previous chunk ended inside.
     private var line: [UInt8] = []
@@ -69,7 +70,7 @@ public struct ServerSentEventParser: Sendable {
 
     /// Ends the stream and returns what is left: nothing, unless the parser dispatches an
     /// unterminated last event. The parser is then ready for a new stream (a reconnection) and
-    /// keeps ``lastEventID`` and ``reconnectionTime``.
+    /// keeps the last event ID, which the next events carry as ``ServerSentEvent/id``.
     public mutating func finish() -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         if dispatchesUnterminatedEvent {

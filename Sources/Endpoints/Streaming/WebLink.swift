@@ -9,17 +9,17 @@ import Foundation
 /// )
 /// links.first { $0.relations.contains("next") }?.target   // https://api.example.com/items?page=2
 /// ```
-public struct WebLink: Sendable, Hashable {
+struct WebLink: Sendable, Hashable {
     /// The link target, resolved against the URL the header came with.
-    public var target: URL
+    var target: URL
     /// The relation types of the `rel` parameter, lower-cased: `rel="next last"` is `["next", "last"]`.
-    public var relations: [String]
+    var relations: [String]
     /// Every parameter by its lower-cased name, unquoted, the first occurrence of each; a parameter
     /// without a value maps to `""`.
-    public var parameters: [String: String]
+    var parameters: [String: String]
 
     /// Creates a link.
-    public init(target: URL, relations: [String], parameters: [String: String] = [:]) {
+    init(target: URL, relations: [String], parameters: [String: String] = [:]) {
         self.target = target
         self.relations = relations
         self.parameters = parameters
@@ -30,7 +30,7 @@ public struct WebLink: Sendable, Hashable {
     /// Relative targets are resolved against `base`, the URL of the response. A link whose target
     /// does not parse as a URL is left out, and so is a malformed part of the value; parsing goes
     /// on with the next link.
-    public static func parse(_ header: String, relativeTo base: URL? = nil) -> [WebLink] {
+    static func parse(_ header: String, relativeTo base: URL? = nil) -> [WebLink] {
         var scanner = LinkScanner(Array(header.unicodeScalars))
         var links: [WebLink] = []
         while let link = scanner.nextLink(relativeTo: base) {
@@ -45,7 +45,7 @@ public struct WebLink: Sendable, Hashable {
     /// ```swift
     /// let next = WebLink.target(of: "next", in: response.value(forHTTPHeaderField: "Link") ?? "", relativeTo: url)
     /// ```
-    public static func target(of relation: String, in header: String, relativeTo base: URL? = nil) -> URL? {
+    static func target(of relation: String, in header: String, relativeTo base: URL? = nil) -> URL? {
         let relation = relation.lowercased()
         return parse(header, relativeTo: base).first { $0.relations.contains(relation) }?.target
     }

@@ -1,6 +1,7 @@
-import Endpoints
 import Foundation
 import Testing
+
+@testable import Endpoints
 
 /// The WHATWG event-stream rules, one at a time, and the same input split at every byte.
 @Suite struct ServerSentEventParserTests {

@@ -1,6 +1,7 @@
-import Endpoints
 import Foundation
 import Testing
+
+@testable import Endpoints
 
 @Suite struct WebLinkTests {
     private let base = URL(string: "https://api.example.com/v1/items?page=1")!
