@@ -8,9 +8,9 @@
 /// ```
 public struct HeaderEntry<T>: Sendable {
     /// The header's name.
-    public let name: Header
+    let name: Header
     /// Where the header's value comes from.
-    public let field: HeaderField<T>
+    let field: HeaderField<T>
 
     /// Creates an entry from a name and a ``HeaderField``, e.g. one shared between definitions.
     public init(_ name: Header, _ field: HeaderField<T>) {
