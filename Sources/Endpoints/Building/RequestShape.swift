@@ -40,7 +40,7 @@ struct RequestShape<P, H>: Sendable {
     }
 
     /// Splits and checks the parts, with headers written as a list where **the last one with a name
-    /// wins**, spelling included (what ``DefinitionBuilder`` and ``RequestContentBuilder`` promise).
+    /// wins**, spelling included (what ``ContentBuilder`` promises).
     init(
         method: Method,
         parameters: [Parameter<P>],

@@ -146,4 +146,61 @@ extension Header {
     /// `Warning`.
     @available(*, deprecated, message: "Write Header(\"Warning\"), or declare it in your own extension of Header.")
     public static let warning = Header("Warning")
+
+    // Names the common set had in earlier builds of this release: set by URLSession
+    // (`Accept-Encoding`, `Connection`, `Keep-Alive`, `Content-Length`), response headers, or a
+    // browser's (`Origin`, `Referer`).
+    @available(
+        *, deprecated, message: "Write Header(\"Accept-Encoding\"), or declare it in your own extension of Header."
+    )
+    public static let acceptEncoding = Header("Accept-Encoding")
+
+    @available(*, deprecated, message: "Write Header(\"Connection\"), or declare it in your own extension of Header.")
+    public static let connection = Header("Connection")
+
+    @available(
+        *, deprecated, message: "Write Header(\"Content-Disposition\"), or declare it in your own extension of Header."
+    )
+    public static let contentDisposition = Header("Content-Disposition")
+
+    @available(
+        *, deprecated, message: "Write Header(\"Content-Encoding\"), or declare it in your own extension of Header."
+    )
+    public static let contentEncoding = Header("Content-Encoding")
+
+    @available(
+        *, deprecated, message: "Write Header(\"Content-Length\"), or declare it in your own extension of Header."
+    )
+    public static let contentLength = Header("Content-Length")
+
+    @available(*, deprecated, message: "Write Header(\"ETag\"), or declare it in your own extension of Header.")
+    public static let eTag = Header("ETag")
+
+    @available(*, deprecated, message: "Write Header(\"Keep-Alive\"), or declare it in your own extension of Header.")
+    public static let keepAlive = Header("Keep-Alive")
+
+    @available(*, deprecated, message: "Write Header(\"Location\"), or declare it in your own extension of Header.")
+    public static let location = Header("Location")
+
+    @available(*, deprecated, message: "Write Header(\"Origin\"), or declare it in your own extension of Header.")
+    public static let origin = Header("Origin")
+
+    @available(
+        *, deprecated, message: "Write Header(\"Proxy-Authorization\"), or declare it in your own extension of Header."
+    )
+    public static let proxyAuthorization = Header("Proxy-Authorization")
+
+    @available(*, deprecated, message: "Write Header(\"Referer\"), or declare it in your own extension of Header.")
+    public static let referer = Header("Referer")
+
+    @available(*, deprecated, message: "Write Header(\"Retry-After\"), or declare it in your own extension of Header.")
+    public static let retryAfter = Header("Retry-After")
+
+    @available(*, deprecated, message: "Write Header(\"Set-Cookie\"), or declare it in your own extension of Header.")
+    public static let setCookie = Header("Set-Cookie")
+
+    @available(
+        *, deprecated, message: "Write Header(\"WWW-Authenticate\"), or declare it in your own extension of Header."
+    )
+    public static let wwwAuthenticate = Header("WWW-Authenticate")
 }

@@ -1,4 +1,4 @@
-/// A header placed in a ``Definition`` written with ``DefinitionBuilder``: a name and its value.
+/// A header placed in a ``Definition`` written with ``ContentBuilder``: a name and its value.
 ///
 /// Make one from a ``Header`` name:
 ///
@@ -8,9 +8,9 @@
 /// ```
 public struct HeaderEntry<T>: Sendable {
     /// The header's name.
-    public let name: Header
+    let name: Header
     /// Where the header's value comes from.
-    public let field: HeaderField<T>
+    let field: HeaderField<T>
 
     /// Creates an entry from a name and a ``HeaderField``, e.g. one shared between definitions.
     public init(_ name: Header, _ field: HeaderField<T>) {
@@ -20,7 +20,7 @@ public struct HeaderEntry<T>: Sendable {
 }
 
 extension Header {
-    /// This header with a fixed value, for a ``Definition`` written with ``DefinitionBuilder``.
+    /// This header with a fixed value, for a ``Definition`` written with ``ContentBuilder``.
     ///
     /// ```swift
     /// Header.accept.value("application/json")
@@ -30,89 +30,13 @@ extension Header {
     }
 
     /// This header with its value read from the endpoint's ``Endpoint/headerComponents`` at `path`,
-    /// for a ``Definition`` written with ``DefinitionBuilder``. A `nil` value leaves the header out.
+    /// for a ``Definition`` written with ``ContentBuilder``. A `nil` value leaves the header out.
     ///
     /// ```swift
     /// Header("X-Request-Id").value(path: \.requestId)
     /// ```
     public func value<T, U: ParameterRepresentable>(path: any KeyPath<T, U> & Sendable) -> HeaderEntry<T> {
         HeaderEntry(self, .field(path: path))
-    }
-}
-
-/// Builds the parameters and headers of a ``Definition`` from statements, with `if`, `if let`,
-/// `switch`, `for` and `#if`:
-///
-/// ```swift
-/// static let definition = Definition<SearchEndpoint>(method: .get, path: "search") {
-///     Parameter.query("q", path: \.term)
-///     Parameter.queryValue("limit", value: 20)
-///     Header.accept.value("application/json")
-///     if includeDebug { Parameter.queryValue("debug", value: true) }
-/// }
-/// ```
-///
-/// A statement is a ``Parameter`` or a ``HeaderEntry`` made with `Header.….value(…)`. Write
-/// `Parameter.` in full: a line that starts with `.` continues the line before it, so the
-/// `.query(…)` shorthand only works on the first line.
-///
-/// Parameters keep their order. Header names compare case-insensitively and **the last header
-/// with a name wins**, spelling included: a later `Header("ACCEPT").value("text/plain")` replaces
-/// an earlier `Header.accept.value(…)`, which lets an `if` override a default. When the winning
-/// header reads a `nil` value, the header is left out; an earlier one with that name is not used.
-@resultBuilder
-public enum DefinitionBuilder<T: Endpoint> {
-    /// The parameters and headers collected so far, in the order written.
-    public struct Component: Sendable {
-        var parameters: [Parameter<T.ParameterComponents>] = []
-        var headers: [HeaderEntry<T.HeaderComponents>] = []
-
-        mutating func append(_ other: Component) {
-            parameters += other.parameters
-            headers += other.headers
-        }
-    }
-
-    /// A query or form parameter.
-    public static func buildExpression(_ parameter: Parameter<T.ParameterComponents>) -> Component {
-        Component(parameters: [parameter])
-    }
-
-    /// A header.
-    public static func buildExpression(_ header: HeaderEntry<T.HeaderComponents>) -> Component {
-        Component(headers: [header])
-    }
-
-    /// Several statements in sequence.
-    public static func buildBlock(_ components: Component...) -> Component {
-        buildArray(components)
-    }
-
-    /// An `if` without `else`, or an `if let`, whose condition was false.
-    public static func buildOptional(_ component: Component?) -> Component {
-        component ?? Component()
-    }
-
-    /// The first branch of an `if`/`else` or `switch`.
-    public static func buildEither(first component: Component) -> Component {
-        component
-    }
-
-    /// The second branch of an `if`/`else` or `switch`.
-    public static func buildEither(second component: Component) -> Component {
-        component
-    }
-
-    /// The statements of every iteration of a `for` loop.
-    public static func buildArray(_ components: [Component]) -> Component {
-        var result = Component()
-        for component in components { result.append(component) }
-        return result
-    }
-
-    /// An `if #available` branch.
-    public static func buildLimitedAvailability(_ component: Component) -> Component {
-        component
     }
 }
 
@@ -126,7 +50,7 @@ extension Definition {
     /// }
     /// ```
     ///
-    /// See ``DefinitionBuilder`` for what a statement may be, and for the rule on repeated headers
+    /// See ``ContentBuilder`` for what a statement may be, and for the rule on repeated headers
     /// (the last one with a name wins).
     /// - Parameters:
     ///   - method: The HTTP method; `.get` when omitted.
@@ -135,7 +59,10 @@ extension Definition {
     public init(
         method: Method = .get,
         path: PathTemplate<T.PathComponents>,
-        @DefinitionBuilder<T> _ content: () -> DefinitionBuilder<T>.Component
+        @ContentBuilder<T.ParameterComponents, T.HeaderComponents> _ content: () ->
+            ContentBuilder<
+                T.ParameterComponents, T.HeaderComponents
+            >.Component
     ) {
         let component = content()
         let headers = RequestShape<T.ParameterComponents, T.HeaderComponents>.lastWinsDictionary(component.headers)

@@ -49,28 +49,16 @@ public struct Header: Hashable, Sendable, ExpressibleByStringLiteral, CustomStri
 extension Header {
     /// `Accept`
     public static let accept: Header = "Accept"
-    /// `Accept-Encoding`
-    public static let acceptEncoding: Header = "Accept-Encoding"
     /// `Accept-Language`
     public static let acceptLanguage: Header = "Accept-Language"
     /// `Authorization`
     public static let authorization: Header = "Authorization"
     /// `Cache-Control`
     public static let cacheControl: Header = "Cache-Control"
-    /// `Connection`
-    public static let connection: Header = "Connection"
-    /// `Content-Disposition`
-    public static let contentDisposition: Header = "Content-Disposition"
-    /// `Content-Encoding`
-    public static let contentEncoding: Header = "Content-Encoding"
-    /// `Content-Length`
-    public static let contentLength: Header = "Content-Length"
     /// `Content-Type`
     public static let contentType: Header = "Content-Type"
     /// `Cookie`
     public static let cookie: Header = "Cookie"
-    /// `ETag`
-    public static let eTag: Header = "ETag"
     /// `Idempotency-Key`: marks a POST or PATCH as safe to retry.
     public static let idempotencyKey: Header = "Idempotency-Key"
     /// `If-Match`
@@ -79,24 +67,8 @@ extension Header {
     public static let ifModifiedSince: Header = "If-Modified-Since"
     /// `If-None-Match`
     public static let ifNoneMatch: Header = "If-None-Match"
-    /// `Keep-Alive`
-    public static let keepAlive: Header = "Keep-Alive"
-    /// `Location`
-    public static let location: Header = "Location"
-    /// `Origin`
-    public static let origin: Header = "Origin"
-    /// `Proxy-Authorization`
-    public static let proxyAuthorization: Header = "Proxy-Authorization"
-    /// `Referer`
-    public static let referer: Header = "Referer"
-    /// `Retry-After`
-    public static let retryAfter: Header = "Retry-After"
-    /// `Set-Cookie`
-    public static let setCookie: Header = "Set-Cookie"
     /// `User-Agent`
     public static let userAgent: Header = "User-Agent"
-    /// `WWW-Authenticate`
-    public static let wwwAuthenticate: Header = "WWW-Authenticate"
 }
 
 /// The value of a header in a ``Definition``: read from the endpoint's ``Endpoint/headerComponents``

@@ -36,10 +36,6 @@ public struct Method: RawRepresentable, Hashable, Sendable, ExpressibleByStringL
     public static let head = Method(rawValue: "HEAD")
     /// `OPTIONS`
     public static let options = Method(rawValue: "OPTIONS")
-    /// `TRACE`
-    public static let trace = Method(rawValue: "TRACE")
-    /// `CONNECT`
-    public static let connect = Method(rawValue: "CONNECT")
 
     /// Whether repeating the request has the same effect as sending it once (RFC 9110 §9.2.2).
     public var isIdempotent: Bool { Method.idempotentNames.contains(rawValue) }

@@ -16,7 +16,7 @@
 /// (space → `+`). Arrays repeat the name: `ids=1&ids=2`.
 public struct Parameter<T>: Sendable {
     /// Where a parameter goes.
-    public enum Location: Sendable, Hashable {
+    enum Location: Sendable, Hashable {
         /// The URL's query.
         case query
         /// An `application/x-www-form-urlencoded` body.
@@ -24,9 +24,9 @@ public struct Parameter<T>: Sendable {
     }
 
     /// Where this parameter goes.
-    public let location: Location
+    let location: Location
     /// The parameter's name, unencoded.
-    public let name: String
+    let name: String
     let source: Source
 
     /// Where the values come from. A fixed value is stored as it is, not captured in a closure: an

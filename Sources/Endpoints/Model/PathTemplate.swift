@@ -48,9 +48,6 @@ public struct PathTemplate<T>: Sendable, ExpressibleByStringInterpolation {
 
     init(pieces: [Piece]) { self.pieces = pieces }
 
-    /// Creates an empty template, the path of the base URL itself.
-    public init() { pieces = [] }
-
     /// Creates a template with fixed text only.
     public init(stringLiteral value: String) {
         pieces = value.isEmpty ? [] : [PathTemplate.literal(value)]

@@ -16,7 +16,7 @@
 /// checks `response.statusCode` in its own `decodeResponse`.
 public struct StatusCodes: Sendable, Hashable, ExpressibleByArrayLiteral, CustomStringConvertible {
     /// The ranges, each half-open, e.g. `200..<300`.
-    public let ranges: [Range<Int>]
+    let ranges: [Range<Int>]
 
     /// The codes in `ranges`.
     public init(_ ranges: [Range<Int>]) { self.ranges = ranges }

@@ -21,13 +21,15 @@ extension AdHocRequest {
     ///   - body: The body, encoded with `encoder`; none when `nil`.
     ///   - encoder: The body's encoder; a shared `JSONEncoder` when `nil`. Pass a
     ///     ``MultipartFormEncoder`` for a ``MultipartForm`` body.
-    ///   - content: Query items, form fields and headers (see ``RequestContentBuilder``).
+    ///   - content: Query items, form fields and headers (see ``ContentBuilder``).
     public static func request(
         _ method: Method,
         _ url: String,
         body: (any Encodable & Sendable)? = nil,
         encoder: (any EncoderType & Sendable)? = nil,
-        @RequestContentBuilder _ content: () -> RequestContentBuilder.Component = { RequestContentBuilder.buildBlock() }
+        @ContentBuilder<Void, Void> _ content: () -> ContentBuilder<Void, Void>.Component = {
+            ContentBuilder.buildBlock()
+        }
     ) -> Self {
         Self(method: method, target: .absolute(url), content: content(), body: body, bodyEncoder: encoder)
     }
@@ -45,14 +47,16 @@ extension AdHocRequest {
     ///   - body: The body, encoded with `encoder`; none when `nil`.
     ///   - encoder: The body's encoder; a shared `JSONEncoder` when `nil`. Pass a
     ///     ``MultipartFormEncoder`` for a ``MultipartForm`` body.
-    ///   - content: Query items, form fields and headers (see ``RequestContentBuilder``).
+    ///   - content: Query items, form fields and headers (see ``ContentBuilder``).
     public static func request(
         _ method: Method,
         _ path: PathTemplate<Void>,
         on base: RequestBase,
         body: (any Encodable & Sendable)? = nil,
         encoder: (any EncoderType & Sendable)? = nil,
-        @RequestContentBuilder _ content: () -> RequestContentBuilder.Component = { RequestContentBuilder.buildBlock() }
+        @ContentBuilder<Void, Void> _ content: () -> ContentBuilder<Void, Void>.Component = {
+            ContentBuilder.buildBlock()
+        }
     ) -> Self {
         Self(method: method, target: .relative(path, base), content: content(), body: body, bodyEncoder: encoder)
     }
@@ -64,10 +68,12 @@ extension AdHocRequest {
     /// ```
     /// - Parameters:
     ///   - url: The absolute URL, query included.
-    ///   - content: Query items, form fields and headers (see ``RequestContentBuilder``).
+    ///   - content: Query items, form fields and headers (see ``ContentBuilder``).
     public static func get(
         _ url: String,
-        @RequestContentBuilder _ content: () -> RequestContentBuilder.Component = { RequestContentBuilder.buildBlock() }
+        @ContentBuilder<Void, Void> _ content: () -> ContentBuilder<Void, Void>.Component = {
+            ContentBuilder.buildBlock()
+        }
     ) -> Self {
         request(.get, url, content)
     }
@@ -80,11 +86,13 @@ extension AdHocRequest {
     /// - Parameters:
     ///   - path: The path, after the base URL's own path; each interpolated value is one segment.
     ///   - base: The base URL, headers, authentication and middleware.
-    ///   - content: Query items, form fields and headers (see ``RequestContentBuilder``).
+    ///   - content: Query items, form fields and headers (see ``ContentBuilder``).
     public static func get(
         _ path: PathTemplate<Void>,
         on base: RequestBase,
-        @RequestContentBuilder _ content: () -> RequestContentBuilder.Component = { RequestContentBuilder.buildBlock() }
+        @ContentBuilder<Void, Void> _ content: () -> ContentBuilder<Void, Void>.Component = {
+            ContentBuilder.buildBlock()
+        }
     ) -> Self {
         request(.get, path, on: base, content)
     }
@@ -96,10 +104,12 @@ extension AdHocRequest {
     /// ```
     /// - Parameters:
     ///   - url: The absolute URL, query included.
-    ///   - content: Query items, form fields and headers (see ``RequestContentBuilder``).
+    ///   - content: Query items, form fields and headers (see ``ContentBuilder``).
     public static func delete(
         _ url: String,
-        @RequestContentBuilder _ content: () -> RequestContentBuilder.Component = { RequestContentBuilder.buildBlock() }
+        @ContentBuilder<Void, Void> _ content: () -> ContentBuilder<Void, Void>.Component = {
+            ContentBuilder.buildBlock()
+        }
     ) -> Self {
         request(.delete, url, content)
     }
@@ -112,11 +122,13 @@ extension AdHocRequest {
     /// - Parameters:
     ///   - path: The path, after the base URL's own path; each interpolated value is one segment.
     ///   - base: The base URL, headers, authentication and middleware.
-    ///   - content: Query items, form fields and headers (see ``RequestContentBuilder``).
+    ///   - content: Query items, form fields and headers (see ``ContentBuilder``).
     public static func delete(
         _ path: PathTemplate<Void>,
         on base: RequestBase,
-        @RequestContentBuilder _ content: () -> RequestContentBuilder.Component = { RequestContentBuilder.buildBlock() }
+        @ContentBuilder<Void, Void> _ content: () -> ContentBuilder<Void, Void>.Component = {
+            ContentBuilder.buildBlock()
+        }
     ) -> Self {
         request(.delete, path, on: base, content)
     }
@@ -130,12 +142,14 @@ extension AdHocRequest {
     ///   - url: The absolute URL, query included.
     ///   - body: The body, encoded with `encoder`; none when `nil`.
     ///   - encoder: The body's encoder; a shared `JSONEncoder` when `nil`.
-    ///   - content: Query items, form fields and headers (see ``RequestContentBuilder``).
+    ///   - content: Query items, form fields and headers (see ``ContentBuilder``).
     public static func post(
         _ url: String,
         body: (any Encodable & Sendable)? = nil,
         encoder: (any EncoderType & Sendable)? = nil,
-        @RequestContentBuilder _ content: () -> RequestContentBuilder.Component = { RequestContentBuilder.buildBlock() }
+        @ContentBuilder<Void, Void> _ content: () -> ContentBuilder<Void, Void>.Component = {
+            ContentBuilder.buildBlock()
+        }
     ) -> Self {
         request(.post, url, body: body, encoder: encoder, content)
     }
@@ -153,13 +167,15 @@ extension AdHocRequest {
     ///   - base: The base URL, headers, authentication and middleware.
     ///   - body: The body, encoded with `encoder`; none when `nil`.
     ///   - encoder: The body's encoder; a shared `JSONEncoder` when `nil`.
-    ///   - content: Query items, form fields and headers (see ``RequestContentBuilder``).
+    ///   - content: Query items, form fields and headers (see ``ContentBuilder``).
     public static func post(
         _ path: PathTemplate<Void>,
         on base: RequestBase,
         body: (any Encodable & Sendable)? = nil,
         encoder: (any EncoderType & Sendable)? = nil,
-        @RequestContentBuilder _ content: () -> RequestContentBuilder.Component = { RequestContentBuilder.buildBlock() }
+        @ContentBuilder<Void, Void> _ content: () -> ContentBuilder<Void, Void>.Component = {
+            ContentBuilder.buildBlock()
+        }
     ) -> Self {
         request(.post, path, on: base, body: body, encoder: encoder, content)
     }
@@ -173,12 +189,14 @@ extension AdHocRequest {
     ///   - url: The absolute URL, query included.
     ///   - body: The body, encoded with `encoder`; none when `nil`.
     ///   - encoder: The body's encoder; a shared `JSONEncoder` when `nil`.
-    ///   - content: Query items, form fields and headers (see ``RequestContentBuilder``).
+    ///   - content: Query items, form fields and headers (see ``ContentBuilder``).
     public static func put(
         _ url: String,
         body: (any Encodable & Sendable)? = nil,
         encoder: (any EncoderType & Sendable)? = nil,
-        @RequestContentBuilder _ content: () -> RequestContentBuilder.Component = { RequestContentBuilder.buildBlock() }
+        @ContentBuilder<Void, Void> _ content: () -> ContentBuilder<Void, Void>.Component = {
+            ContentBuilder.buildBlock()
+        }
     ) -> Self {
         request(.put, url, body: body, encoder: encoder, content)
     }
@@ -193,13 +211,15 @@ extension AdHocRequest {
     ///   - base: The base URL, headers, authentication and middleware.
     ///   - body: The body, encoded with `encoder`; none when `nil`.
     ///   - encoder: The body's encoder; a shared `JSONEncoder` when `nil`.
-    ///   - content: Query items, form fields and headers (see ``RequestContentBuilder``).
+    ///   - content: Query items, form fields and headers (see ``ContentBuilder``).
     public static func put(
         _ path: PathTemplate<Void>,
         on base: RequestBase,
         body: (any Encodable & Sendable)? = nil,
         encoder: (any EncoderType & Sendable)? = nil,
-        @RequestContentBuilder _ content: () -> RequestContentBuilder.Component = { RequestContentBuilder.buildBlock() }
+        @ContentBuilder<Void, Void> _ content: () -> ContentBuilder<Void, Void>.Component = {
+            ContentBuilder.buildBlock()
+        }
     ) -> Self {
         request(.put, path, on: base, body: body, encoder: encoder, content)
     }
@@ -213,12 +233,14 @@ extension AdHocRequest {
     ///   - url: The absolute URL, query included.
     ///   - body: The body, encoded with `encoder`; none when `nil`.
     ///   - encoder: The body's encoder; a shared `JSONEncoder` when `nil`.
-    ///   - content: Query items, form fields and headers (see ``RequestContentBuilder``).
+    ///   - content: Query items, form fields and headers (see ``ContentBuilder``).
     public static func patch(
         _ url: String,
         body: (any Encodable & Sendable)? = nil,
         encoder: (any EncoderType & Sendable)? = nil,
-        @RequestContentBuilder _ content: () -> RequestContentBuilder.Component = { RequestContentBuilder.buildBlock() }
+        @ContentBuilder<Void, Void> _ content: () -> ContentBuilder<Void, Void>.Component = {
+            ContentBuilder.buildBlock()
+        }
     ) -> Self {
         request(.patch, url, body: body, encoder: encoder, content)
     }
@@ -233,13 +255,15 @@ extension AdHocRequest {
     ///   - base: The base URL, headers, authentication and middleware.
     ///   - body: The body, encoded with `encoder`; none when `nil`.
     ///   - encoder: The body's encoder; a shared `JSONEncoder` when `nil`.
-    ///   - content: Query items, form fields and headers (see ``RequestContentBuilder``).
+    ///   - content: Query items, form fields and headers (see ``ContentBuilder``).
     public static func patch(
         _ path: PathTemplate<Void>,
         on base: RequestBase,
         body: (any Encodable & Sendable)? = nil,
         encoder: (any EncoderType & Sendable)? = nil,
-        @RequestContentBuilder _ content: () -> RequestContentBuilder.Component = { RequestContentBuilder.buildBlock() }
+        @ContentBuilder<Void, Void> _ content: () -> ContentBuilder<Void, Void>.Component = {
+            ContentBuilder.buildBlock()
+        }
     ) -> Self {
         request(.patch, path, on: base, body: body, encoder: encoder, content)
     }

@@ -77,7 +77,7 @@ public struct AdHocRequest<Response: Sendable, ErrorResponse: Decodable & Sendab
     init(
         method: Method,
         target: AdHocRequestParts.Target,
-        content: RequestContentBuilder.Component,
+        content: ContentBuilder<Void, Void>.Component,
         body: (any Encodable & Sendable)?,
         bodyEncoder: (any EncoderType & Sendable)?
     ) {
@@ -163,7 +163,7 @@ struct AdHocRequestParts: Sendable {
     init(
         method: Method,
         target: Target,
-        content: RequestContentBuilder.Component,
+        content: ContentBuilder<Void, Void>.Component,
         body: (any Encodable & Sendable)?,
         bodyEncoder: (any EncoderType & Sendable)?
     ) {

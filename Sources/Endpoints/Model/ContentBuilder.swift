@@ -4,36 +4,49 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Builds the query items, form fields and headers of an ``AdHocRequest`` from statements, with
-/// `if`, `if let`, `switch`, `for` and `#if`, as ``DefinitionBuilder`` does for a ``Definition``:
+/// Builds query items, form fields and headers from statements, with `if`, `if let`, `switch`,
+/// `for` and `#if`: the content of a ``Definition`` (`ContentBuilder<T.ParameterComponents,
+/// T.HeaderComponents>`) and of an ``AdHocRequest`` (`ContentBuilder<Void, Void>`).
 ///
 /// ```swift
+/// static let definition = Definition<SearchEndpoint>(method: .get, path: "search") {
+///     Parameter.query("q", path: \.term)
+///     Parameter.queryValue("limit", value: 20)
+///     Header.accept.value("application/json")
+///     if includeDebug { Parameter.queryValue("debug", value: true) }
+/// }
+///
 /// Request<[Post]>.get("posts", on: Api.base) {
 ///     URLQueryItem(name: "q", value: term)
-///     Parameter.queryValue("limit", value: 20)
 ///     for tag in tags { Parameter.queryValue("tag", value: tag) }
 ///     if let page { Parameter.queryValue("page", value: page) }
 ///     Header.acceptLanguage.value("en")
 /// }
 /// ```
 ///
-/// A statement is a `URLQueryItem`, a ``Parameter`` (`Parameter.queryValue` or
-/// `Parameter.formValue`) or a ``HeaderEntry`` made with `Header.….value(…)`. Values are encoded
-/// as an endpoint's are. A `nil` value (a `URLQueryItem` without one, or a `nil` optional) leaves
-/// the item out. Headers follow ``DefinitionBuilder``'s rule: the last one with a name wins.
+/// A statement is a `URLQueryItem`, a ``Parameter`` or a ``HeaderEntry`` made with
+/// `Header.….value(…)`. Values are encoded as an endpoint's are; a `nil` value (a `URLQueryItem`
+/// without one, or a `nil` optional) leaves the item out. Write `Parameter.` in full: a line that
+/// starts with `.` continues the line before it, so the `.query(…)` shorthand only works on the
+/// first line.
+///
+/// Parameters keep their order. Header names compare case-insensitively and **the last header
+/// with a name wins**, spelling included: a later `Header("ACCEPT").value("text/plain")` replaces
+/// an earlier `Header.accept.value(…)`, which lets an `if` override a default. When the winning
+/// header reads a `nil` value, the header is left out; an earlier one with that name is not used.
 @resultBuilder
-public enum RequestContentBuilder {
-    /// The items collected so far, in the order written.
+public enum ContentBuilder<Parameters, Headers> {
+    /// The parameters and headers collected so far, in the order written.
     public struct Component: Sendable {
-        var parameters: [Parameter<Void>] = []
-        var headers: [HeaderEntry<Void>] = []
+        var parameters: [Parameter<Parameters>] = []
+        var headers: [HeaderEntry<Headers>] = []
     }
 
     /// One statement: a query item or form field, or a header.
     public struct Item: Sendable {
         fileprivate enum Kind: Sendable {
-            case parameter(Parameter<Void>)
-            case header(HeaderEntry<Void>)
+            case parameter(Parameter<Parameters>)
+            case header(HeaderEntry<Headers>)
         }
         fileprivate let kind: Kind
     }
@@ -43,13 +56,13 @@ public enum RequestContentBuilder {
         Item(kind: .parameter(.queryValue(item.name, value: item.value)))
     }
 
-    /// A query item or form field.
-    public static func buildExpression(_ parameter: Parameter<Void>) -> Item {
+    /// A query or form parameter.
+    public static func buildExpression(_ parameter: Parameter<Parameters>) -> Item {
         Item(kind: .parameter(parameter))
     }
 
     /// A header.
-    public static func buildExpression(_ header: HeaderEntry<Void>) -> Item {
+    public static func buildExpression(_ header: HeaderEntry<Headers>) -> Item {
         Item(kind: .header(header))
     }
 
