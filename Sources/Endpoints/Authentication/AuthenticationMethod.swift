@@ -23,6 +23,13 @@ import Foundation
 /// Refreshable credentials also implement ``shouldReauthenticate(for:response:)-(URLRequest,_)`` and
 /// ``reauthenticate(after:)``: when the first returns `true` for a response, the pipeline calls the
 /// second, then authenticates and sends the request once more. A request is retried at most once.
+///
+/// Besides those three, the pipeline needs two things, both defaulted: ``credentialHeaderNames``
+/// (which headers to strip on a redirect to another origin and to redact in logs: a secret must
+/// never leak) and ``updatedCredentials(for:)`` (a request that waited for a connection while the
+/// token was renewed goes out with the new one instead of being rejected once more). The two 0.4
+/// requirements stay declared, deprecated, because a 0.4 type's own implementations are only
+/// called through them; nothing else in the pipeline depends on them.
 public protocol AuthenticationMethod: Sendable {
     /// Returns `request` with credentials applied.
     func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest
