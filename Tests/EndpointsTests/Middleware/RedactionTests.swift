@@ -1,6 +1,7 @@
-import Endpoints
 import Foundation
 import Testing
+
+@testable import Endpoints
 
 @Suite struct MiddlewareRedactionTests {
     @Test func jsonFieldsAreHiddenAtAnyDepthAndInAnyCase() throws {

@@ -84,8 +84,8 @@ public struct ChaosMiddleware: Middleware {
         /// The fault injected.
         public let fault: Fault
 
-        /// Creates a decision, for example to compare with ``ChaosMiddleware/nextDecision()``.
-        public init(latency: TimeInterval, fault: Fault) {
+        /// Creates a decision.
+        init(latency: TimeInterval, fault: Fault) {
             self.latency = latency
             self.fault = fault
         }
@@ -94,9 +94,9 @@ public struct ChaosMiddleware: Middleware {
     /// The seed the decisions come from; reuse it to replay a run.
     public let seed: UInt64
     /// The rates and choices.
-    public let configuration: Configuration
+    let configuration: Configuration
     /// Waits the injected latency; replace it in tests.
-    public let clock: any MiddlewareClock
+    let clock: any MiddlewareClock
     private let generator: Locked<SplitMix64>
     private let onDecision: (@Sendable (Decision) -> Void)?
 
@@ -129,7 +129,7 @@ public struct ChaosMiddleware: Middleware {
     ///
     /// Each decision consumes five numbers, whatever the rates, so changing a rate does not shift
     /// the decisions that follow.
-    public func nextDecision() -> Decision {
+    func nextDecision() -> Decision {
         generator.withLock { generator in
             ChaosMiddleware.decide(configuration, using: &generator)
         }

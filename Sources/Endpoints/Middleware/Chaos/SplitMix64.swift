@@ -9,7 +9,7 @@
 /// Not for cryptography.
 public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     /// The generator's state; two generators with the same state produce the same numbers.
-    public private(set) var state: UInt64
+    private(set) var state: UInt64
 
     /// Creates a generator that starts from `seed`.
     public init(seed: UInt64) {
@@ -27,7 +27,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
 
     /// A uniformly distributed number in `0..<1` with 53 random bits, computed the same way
     /// everywhere (unlike `Double.random(in:using:)`, whose algorithm the standard library may change).
-    public mutating func nextUnitInterval() -> Double {
+    mutating func nextUnitInterval() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 }

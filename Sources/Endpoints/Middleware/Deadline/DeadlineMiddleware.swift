@@ -22,7 +22,7 @@ import Foundation
 /// between them; placed after it, each attempt gets its own.
 public struct DeadlineMiddleware: Middleware {
     /// The most seconds the exchange may take.
-    public let seconds: TimeInterval
+    let seconds: TimeInterval
 
     /// A deadline of `seconds` for the exchange.
     public init(seconds: TimeInterval) { self.seconds = seconds }

@@ -30,13 +30,13 @@ import Foundation
 /// Place it after ``RetryMiddleware`` to log every attempt, or before it to log each call once.
 public struct LoggingMiddleware: Middleware {
     /// How much is written.
-    public let level: LogLevel
+    let level: LogLevel
     /// The most bytes of each body written at ``LogLevel/bodies``; longer bodies are cut and marked.
     public let maximumBodyBytes: Int
     /// What is hidden.
-    public let redaction: Redaction
+    let redaction: Redaction
     /// Where messages go.
-    public let sink: LogSink
+    let sink: LogSink
 
     /// Numbers the exchanges so concurrent lines can be told apart.
     private let counter = Locked<UInt64>(0)

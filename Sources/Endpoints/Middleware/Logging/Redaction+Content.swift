@@ -7,7 +7,7 @@ extension Redaction {
     /// Redaction.standard.redactedURL(URL(string: "https://u:p@host/a?token=abc&q=1")!)
     /// // "https://<redacted>@host/a?token=<redacted>&q=1"
     /// ```
-    public func redactedURL(_ url: URL) -> String {
+    func redactedURL(_ url: URL) -> String {
         redactedURLText(url.absoluteString)
     }
 
@@ -45,7 +45,7 @@ extension Redaction {
     ///                                             contentType: "application/json")
     /// // {"password":"<redacted>","user":"ada"}
     /// ```
-    public func redactedBody(_ body: Data, contentType: String?) -> Data {
+    func redactedBody(_ body: Data, contentType: String?) -> Data {
         guard isEnabled, !body.isEmpty else { return body }
         let type = contentType?.lowercased() ?? ""
         if type.hasPrefix("multipart/"), let boundary = Redaction.boundary(in: contentType ?? "") {

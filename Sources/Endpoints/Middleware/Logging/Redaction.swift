@@ -33,7 +33,7 @@ public struct Redaction: Sendable, Hashable {
     public var isEnabled: Bool
 
     /// What replaces a hidden value.
-    public static let placeholder = "<redacted>"
+    static let placeholder = "<redacted>"
 
     /// Creates a redaction policy.
     /// - Parameters:
@@ -98,20 +98,20 @@ public struct Redaction: Sendable, Hashable {
     /// - Parameters:
     ///   - name: The header name, in any case.
     ///   - credentialHeaders: Further header names to hide, such as ``RequestContext/credentialHeaders``.
-    public func hidesHeader(_ name: String, credentialHeaders: Set<String> = []) -> Bool {
+    func hidesHeader(_ name: String, credentialHeaders: Set<String> = []) -> Bool {
         guard isEnabled, !revealed.contains(Redaction.normalize(name)) else { return false }
         let lower = name.lowercased()
         return headers.contains(lower) || credentialHeaders.contains(lower) || matchesField(name)
     }
 
     /// Whether the value of a JSON field, form field or query item called `name` is hidden.
-    public func hidesField(_ name: String) -> Bool {
+    func hidesField(_ name: String) -> Bool {
         guard isEnabled, !revealed.contains(Redaction.normalize(name)) else { return false }
         return matchesField(name)
     }
 
     /// The value to show for header `name`.
-    public func headerValue(_ value: String, name: String, credentialHeaders: Set<String> = []) -> String {
+    func headerValue(_ value: String, name: String, credentialHeaders: Set<String> = []) -> String {
         hidesHeader(name, credentialHeaders: credentialHeaders) ? Redaction.placeholder : value
     }
 

@@ -27,7 +27,7 @@ public struct Backoff: Sendable, Hashable {
     }
 
     /// The longest wait before retry `retry` (1 for the first retry).
-    public func ceiling(forRetry retry: Int) -> TimeInterval {
+    func ceiling(forRetry retry: Int) -> TimeInterval {
         let exponent = Double(max(0, retry - 1))
         let grown = initial * pow(multiplier, exponent)
         return grown.isFinite ? min(maximum, grown) : maximum
@@ -39,7 +39,7 @@ public struct Backoff: Sendable, Hashable {
     /// var generator = SplitMix64(seed: 7)
     /// let wait = backoff.delay(forRetry: 2, unit: generator.nextUnitInterval())
     /// ```
-    public func delay(forRetry retry: Int, unit: Double) -> TimeInterval {
+    func delay(forRetry retry: Int, unit: Double) -> TimeInterval {
         ceiling(forRetry: retry) * min(max(unit, 0), 1)
     }
 }

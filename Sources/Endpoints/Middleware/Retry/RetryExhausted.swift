@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What ``RetryMiddleware`` tells its ``RetryMiddleware/onGiveUp`` callback when it gives up on a
+/// What ``RetryMiddleware`` tells its `onGiveUp` callback when it gives up on a
 /// retryable failure: the attempt count and the last outcome. The caller itself receives that last
 /// outcome in its own typed case (`.errorResponse` for a 503, `.urlLoadError` for a timeout).
 ///
@@ -29,12 +29,12 @@ public struct RetryExhausted: Error, Sendable, CustomStringConvertible {
     public enum Reason: Sendable, Hashable {
         /// ``RetryMiddleware/maximumAttempts`` were made.
         case maximumAttempts
-        /// The next wait would have gone past ``RetryMiddleware/budget``.
+        /// The next wait would have gone past the retry middleware's `budget`.
         case budget
     }
 
-    /// Creates the error; ``RetryMiddleware`` does this for you.
-    public init(
+    /// Creates the error; ``RetryMiddleware`` does this.
+    init(
         attempts: Int,
         reason: Reason,
         underlyingError: (any Error)? = nil,

@@ -49,22 +49,22 @@ public struct RetryMiddleware: Middleware {
     /// would end later is not made.
     public let budget: TimeInterval
     /// The waits between attempts when the server gives no `Retry-After`.
-    public let backoff: Backoff
+    let backoff: Backoff
     /// The longest `Retry-After` honoured; longer values are cut to this.
-    public let maximumRetryAfter: TimeInterval
+    let maximumRetryAfter: TimeInterval
     /// Statuses that are retried.
-    public let retryableStatusCodes: Set<Int>
+    let retryableStatusCodes: Set<Int>
     /// `URLError` codes that are retried.
-    public let retryableErrorCodes: Set<URLError.Code>
+    let retryableErrorCodes: Set<URLError.Code>
     /// Methods retried without an `Idempotency-Key` (upper-case).
-    public let idempotentMethods: Set<String>
+    let idempotentMethods: Set<String>
     /// Retry every method, `POST` and `PATCH` included. Only for APIs that deduplicate requests.
     public let retriesNonIdempotentRequests: Bool
     /// The time source and waiting; replace it in tests.
-    public let clock: any MiddlewareClock
+    let clock: any MiddlewareClock
     /// Called when the middleware gives up on a retryable failure, before the last outcome is
     /// returned or thrown.
-    public let onGiveUp: (@Sendable (RetryExhausted) -> Void)?
+    let onGiveUp: (@Sendable (RetryExhausted) -> Void)?
 
     private let generator: Locked<SplitMix64>?
 
