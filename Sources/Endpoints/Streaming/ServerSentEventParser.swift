@@ -15,7 +15,7 @@
 /// - `data` lines are joined with `\n`; an event with no `data` line is not dispatched.
 /// - `event` sets the type (`"message"` when empty or absent), for the event being read only.
 /// - `id` sets the last event ID, which later events keep; an `id` containing NUL is ignored.
-/// - `retry` sets ``reconnectionTime`` when its value is ASCII digits only, and is ignored otherwise.
+/// - `retry` sets `reconnectionTime` when its value is ASCII digits only, and is ignored otherwise.
 /// - At the end of the stream, the standard discards an event that no blank line ended ("If the
 ///   file ends in the middle of an event, before the final empty line, the incomplete event is not
 ///   dispatched"). ``finish()`` does that unless the parser was created with

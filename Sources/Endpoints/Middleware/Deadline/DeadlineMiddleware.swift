@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// A limit on the whole exchange: the request fails with `URLError.timedOut` when the answer is
-/// not complete within ``seconds``, however steadily the bytes arrive.
+/// not complete within `seconds`, however steadily the bytes arrive.
 ///
 /// `timeoutInterval` (and ``Definition/timeout``) is an idle timeout: it resets with every byte, so
 /// a response that trickles forever never hits it. Put a deadline where the caller cannot wait
@@ -28,7 +28,7 @@ public struct DeadlineMiddleware: Middleware {
     public init(seconds: TimeInterval) { self.seconds = seconds }
 
     /// Sends `request` through `next`, and fails with `URLError.timedOut` if that takes longer than
-    /// ``seconds``; the exchange in flight is cancelled.
+    /// `seconds`; the exchange in flight is cancelled.
     public func intercept(
         _ request: URLRequest,
         context: RequestContext,

@@ -17,21 +17,21 @@ import Foundation
 /// What is retried:
 /// - methods `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS` and `TRACE` (``Method/isIdempotent``); `POST`, `PATCH` and others only when
 ///   the request carries an `Idempotency-Key` header or ``retriesNonIdempotentRequests`` is set;
-/// - connection failures and timeouts (``retryableErrorCodes``), a body cut off part-way among
+/// - connection failures and timeouts (`retryableErrorCodes`), a body cut off part-way among
 ///   them (`.networkConnectionLost` on every platform; corelibs' `-1` for it is mapped by the
-///   transport), and the statuses 408, 429, 502, 503 and 504 (``retryableStatusCodes``).
+///   transport), and the statuses 408, 429, 502, 503 and 504 (`retryableStatusCodes`).
 ///
 /// Never retried: cancellation, TLS and certificate failures, and `URLError.unknown` (-1), which
 /// is how Linux reports TLS failures.
 ///
 /// Waiting: a retryable response's `Retry-After` (delay-seconds or an HTTP-date, see
-/// ``RetryAfter``) is honoured, capped at ``maximumRetryAfter``; otherwise the wait comes from
-/// ``backoff``. The retries stop after ``maximumAttempts`` sends, or when the next wait would pass
+/// ``RetryAfter``) is honoured, capped at `maximumRetryAfter`; otherwise the wait comes from
+/// `backoff`. The retries stop after ``maximumAttempts`` sends, or when the next wait would pass
 /// ``budget`` seconds since the first send.
 ///
 /// Giving up: when the last outcome is still a retryable failure, that outcome is what the caller
 /// gets, in its own typed case: a last 503 arrives as `.errorResponse` with its decoded body, a
-/// last timeout as `.urlLoadError`. ``onGiveUp`` is told the attempt count and the outcome as a
+/// last timeout as `.urlLoadError`. `onGiveUp` is told the attempt count and the outcome as a
 /// ``RetryExhausted``, for logging or metrics:
 ///
 /// ```swift
