@@ -55,6 +55,24 @@ import Testing
         }
     }
 
+    /// Runs `body` against a server whose `/hold` route answers once the gate opens, through a
+    /// session of its own limited to `maximumPerHost` requests per host.
+    private func withHeldHost(
+        maximumPerHost: Int,
+        _ body: (TestServer, Gate, URLSession) async throws -> Void
+    ) async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let gate = Self.hold(on: server)
+        defer { gate.open() }
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let transport = URLSessionTransport(session: session, maximumRequestsPerHost: maximumPerHost)
+        try await PipelineOverrides.$current.withValue(PipelineOverrides(transport: transport)) {
+            try await body(server, gate, session)
+        }
+    }
+
     /// Routes `/hold` on `server` to answer only once the returned gate is open.
     private static func hold(on server: TestServer) -> Gate {
         let gate = Gate()
@@ -93,14 +111,7 @@ import Testing
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Duration, ContinuousClock
     @Test(arguments: [false, true])
     func aHundredQueuedRequestsCancelledAreNeverSent(warm: Bool) async throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let gate = Self.hold(on: server)
-        defer { gate.open() }
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
-        let transport = URLSessionTransport(session: session, maximumRequestsPerHost: 12)
-        try await PipelineOverrides.$current.withValue(PipelineOverrides(transport: transport)) {
+        try await withHeldHost(maximumPerHost: 12) { server, gate, session in
             if warm {
                 for _ in 0..<HostLimiterWarmUp.answers {
                     _ = try await send(DelayEndpoint(milliseconds: 20), to: server, session: session).get()
@@ -141,14 +152,7 @@ extension QueuedCancellationTests {
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Duration, ContinuousClock
     @Test(arguments: 0..<5)
     func cancelsRacingFreedSlotsAllEndCancelled(round: Int) async throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        let gate = Self.hold(on: server)
-        defer { gate.open() }
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
-        let transport = URLSessionTransport(session: session, maximumRequestsPerHost: 4)
-        try await PipelineOverrides.$current.withValue(PipelineOverrides(transport: transport)) {
+        try await withHeldHost(maximumPerHost: 4) { server, gate, session in
             let held = (0..<4).map { _ in
                 Task { await send(EchoEndpoint("hold"), to: server, session: session) }
             }
