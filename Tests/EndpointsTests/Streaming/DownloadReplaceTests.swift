@@ -262,6 +262,24 @@ import Testing
         #expect(try scratch.contents() == ["firmware.bin"])
     }
 
+    /// A directory that cannot be written, even by root: `/sys` refuses new files on Linux.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/sys/kernel")), arguments: [false, true])
+    func anUnwritableDirectoryFailsBeforeSending(withProgress: Bool) async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let target = URL(fileURLWithPath: "/sys/endpoints-download-\(UUID().uuidString)")
+        let reports = LockedBox<[TransferProgress]>([])
+        let error = await #expect(throws: FileEndpoint.TaskError.self) {
+            try await Loopback.$baseURL.withValue(server.baseURL) {
+                try await URLSession.shared.download(
+                    FileEndpoint("missing"), to: target, progress: Self.progress(withProgress, into: reports))
+            }
+        }
+        Self.expectFileError(error, code: .cannotCreateFile, path: target.path)
+        #expect(server.requestCount == 0)
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+    }
+
     private static func expectFileError(
         _ error: FileEndpoint.TaskError?, code: URLError.Code, path: String,
         sourceLocation: SourceLocation = #_sourceLocation
