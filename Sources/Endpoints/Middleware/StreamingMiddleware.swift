@@ -4,41 +4,61 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A middleware that also sees the body of a streamed response as it arrives: server-sent events,
-/// JSON lines, bytes and downloads.
+/// A middleware that handles the response body as it arrives, for every kind of call: buffered
+/// responses, server-sent events, JSON lines, bytes, uploads and downloads.
 ///
-/// ``Middleware/intercept(_:context:next:)`` runs as for any request and sees the response head
-/// as soon as it arrives; for a stream whose status the endpoint accepts, the body it is handed
-/// there is empty, because the stream has not been read yet. Once the chain is done, the pipeline
-/// hands the body itself to ``observe(_:of:context:)``, which returns the body the caller reads:
-/// the same, or one that observes its chunks with ``ResponseBody/observing(_:)``, which holds none
-/// of them.
+/// Its `next` returns the response head as soon as it arrives, with the body as a
+/// ``ResponseBody`` still arriving; it returns a head and a body in turn: the same, one that
+/// observes its chunks (``ResponseBody/observing(_:)``, which holds none of them), one read whole
+/// (``ResponseBody/collect(upTo:)``) and changed, or an answer of its own.
 ///
 /// ```swift
 /// struct StreamMeter: StreamingMiddleware {
 ///     func intercept(
 ///         _ request: URLRequest,
 ///         context: RequestContext,
-///         next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
-///     ) async throws -> (Data, HTTPURLResponse) {
-///         try await next(request)
-///     }
-///
-///     func observe(_ body: ResponseBody, of response: HTTPURLResponse, context: RequestContext) -> ResponseBody {
+///         next: @Sendable (URLRequest) async throws -> (ResponseBody, HTTPURLResponse)
+///     ) async throws -> (ResponseBody, HTTPURLResponse) {
 ///         let start = Date()
-///         return body.observing { chunk in
-///             if chunk == nil { print(context.endpointName, "streamed for", Date().timeIntervalSince(start), "s") }
-///         }
+///         let (body, response) = try await next(request)
+///         print(context.endpointName, response.statusCode, "head after", Date().timeIntervalSince(start), "s")
+///         return (body.observing { chunk in
+///             if chunk == nil { print(context.endpointName, "body after", Date().timeIntervalSince(start), "s") }
+///         }, response)
 ///     }
 /// }
 /// ```
 ///
-/// The innermost middleware observes first, so an outer one sees what inner ones return. A retry
-/// observes the body of the send that is kept. On Linux a download's accepted body is received
-/// into a file by ``URLSessionTransport`` and reaches its destination without passing through as
-/// chunks, so there is nothing to observe.
+/// This is the contract the pipeline itself speaks; a plain ``Middleware`` is adapted to it and
+/// sees bodies in memory (for a stream, the head with an empty body). For a buffered call the
+/// body is already in memory, and reading it whole costs nothing. On Linux a download's accepted
+/// body is received into a file by ``URLSessionTransport`` and reaches its destination without
+/// passing through as chunks, so the body handed here ends without any.
+///
+/// The requirement of ``Middleware`` is met by a default that runs this one with the body in
+/// memory, so a streaming middleware is usable wherever a middleware is.
 public protocol StreamingMiddleware: Middleware {
-    /// Returns the body the caller reads for an accepted streamed `response`: `body`, or one
-    /// made from it (``ResponseBody/observing(_:)``).
-    func observe(_ body: ResponseBody, of response: HTTPURLResponse, context: RequestContext) -> ResponseBody
+    /// Handles `request`, usually by calling `next`, and returns the head with the body the
+    /// caller reads.
+    func intercept(
+        _ request: URLRequest,
+        context: RequestContext,
+        next: @Sendable (URLRequest) async throws -> (ResponseBody, HTTPURLResponse)
+    ) async throws -> (ResponseBody, HTTPURLResponse)
+}
+
+extension StreamingMiddleware {
+    /// Runs the body-aware `intercept` with the body in memory: `next`'s data goes in as one
+    /// chunk, and the body returned is read whole.
+    public func intercept(
+        _ request: URLRequest,
+        context: RequestContext,
+        next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+    ) async throws -> (Data, HTTPURLResponse) {
+        let (body, response) = try await intercept(request, context: context) { request in
+            let (data, response) = try await next(request)
+            return (ResponseBody(data), response)
+        }
+        return (try await body.collect(), response)
+    }
 }

@@ -37,7 +37,13 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
         if PipelineOverrides.current.mocks != nil, let mocked = await mocked() {
             return (try mocked.get(), HTTPURLResponse.mocked)
         }
-        let (data, response, method) = try await answer(on: transport, exchange: Self.buffered)
+        let (body, response, method) = try await answer(on: transport, exchange: Self.buffered)
+        let data: Data
+        do {
+            data = try await body.collect()
+        } catch {
+            throw Failure(error)
+        }
         return (try validate(data, response: response, method: method), response)
     }
 
@@ -47,13 +53,21 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
         return await mock(mocks)
     }
 
+    /// The exchange every layer of the chain speaks: a request (its body in the request, or in
+    /// the context for an upload from a file) in, the response head and its body out.
+    typealias Next = @Sendable (URLRequest) async throws -> (ResponseBody, HTTPURLResponse)
+
     /// How the last step hands a request to the transport: ``HTTPTransport/send(_:context:)``
-    /// for buffered calls; streaming calls keep an accepted body aside and hand back its head.
+    /// for buffered calls (the body comes back in memory), ``HTTPTransport/stream(_:context:)``
+    /// for streams, uploads and downloads.
     typealias Exchange =
-        @Sendable (any HTTPTransport, URLRequest, RequestContext) async throws -> (Data, HTTPURLResponse)
+        @Sendable (any HTTPTransport, URLRequest, RequestContext) async throws -> (ResponseBody, HTTPURLResponse)
 
     static var buffered: Exchange {
-        { transport, request, context in try await transport.send(request, context: context) }
+        { transport, request, context in
+            let (data, response) = try await transport.send(request, context: context)
+            return (ResponseBody(data), response)
+        }
     }
 
     /// Build → authenticate (renewing once when the method asks) → middleware → `exchange`:
@@ -61,7 +75,7 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
     func answer(
         on transport: any HTTPTransport,
         exchange: @escaping Exchange
-    ) async throws(Failure) -> (Data, HTTPURLResponse, method: String) {
+    ) async throws(Failure) -> (ResponseBody, HTTPURLResponse, method: String) {
         if Task.isCancelled { throw .cancelled }
 
         let request: URLRequest
@@ -93,9 +107,10 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
                 currentCredentials: currentCredentials,
                 transfer: transfer
             )
-            let (data, response) = try await chain(
+            let (body, response) = try await chain(
                 authenticated, context: context, transport: transport, exchange: exchange)
             if attempt == 1, auth.shouldReauthenticate(for: authenticated, response: response) {
+                body.cancel()
                 do {
                     try await auth.reauthenticate(after: authenticated)
                 } catch {
@@ -104,17 +119,20 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
                 attempt += 1
                 continue
             }
-            return (data, response, authenticated.httpMethod ?? "GET")
+            return (body, response, authenticated.httpMethod ?? "GET")
         }
     }
 
     /// Runs the middleware chain around the last step, mapping failures to the typed error.
+    ///
+    /// The chain speaks ``Next``: a ``StreamingMiddleware`` is handed the body as it arrives; a
+    /// plain ``Middleware`` is adapted (`adapt`) and sees it buffered.
     private func chain(
         _ request: URLRequest,
         context: RequestContext,
         transport: any HTTPTransport,
         exchange: @escaping Exchange
-    ) async throws(Failure) -> (Data, HTTPURLResponse) {
+    ) async throws(Failure) -> (ResponseBody, HTTPURLResponse) {
         if middleware.isEmpty {
             // No chain to build: each closure in it is an allocation and a call on every request.
             do {
@@ -123,18 +141,64 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
                 throw Failure(error)
             }
         }
-        var next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse) = { request in
+        var next: Next = { request in
             try await Self.send(request, context: context, transport: transport, exchange: exchange)
         }
+        let accepted = acceptableStatusCodes
         for middleware in middleware.reversed() {
             let inner = next
-            next = { request in try await middleware.intercept(request, context: context, next: inner) }
+            if let middleware = middleware as? any StreamingMiddleware {
+                next = { request in try await middleware.intercept(request, context: context, next: inner) }
+            } else {
+                next = { request in
+                    try await Self.adapt(middleware, request, context: context, accepted: accepted, next: inner)
+                }
+            }
         }
         do {
             return try await next(request)
         } catch {
             throw Failure(error)
         }
+    }
+
+    /// Runs a buffered ``Middleware`` in the chain: the body is handed to it in memory.
+    ///
+    /// A body already in memory (a buffered send's) is handed over as it is, and one whose status
+    /// the call does not accept is read whole first, so logging, retries on 503 and refresh on 401
+    /// see an error body as always. An accepted streamed body (events, lines, bytes, a download)
+    /// is kept aside: the middleware sees the head with an empty body, and the stream goes on to
+    /// the caller unless the middleware answered with a response of its own.
+    private static func adapt(
+        _ middleware: any Middleware,
+        _ request: URLRequest,
+        context: RequestContext,
+        accepted: StatusCodes,
+        next: @escaping Next
+    ) async throws -> (ResponseBody, HTTPURLResponse) {
+        let kept = Locked<(body: ResponseBody, response: HTTPURLResponse)?>(nil)
+        let (data, response): (Data, HTTPURLResponse)
+        do {
+            (data, response) = try await middleware.intercept(request, context: context) { request in
+                let (body, response) = try await next(request)
+                if let data = body.bufferedData { return (data, response) }
+                guard accepted.contains(response.statusCode) else { return (try await body.collect(), response) }
+                // A middleware that sends again (a retry) replaces the body of the earlier send.
+                let earlier = kept.withLock { kept in
+                    defer { kept = (body, response) }
+                    return kept
+                }
+                earlier?.body.cancel()
+                return (Data(), response)
+            }
+        } catch {
+            kept.withLock { $0 }?.body.cancel()
+            throw error
+        }
+        let stream = kept.withLock { $0 }
+        if let stream, stream.response === response, data.isEmpty { return (stream.body, response) }
+        stream?.body.cancel()
+        return (ResponseBody(data), response)
     }
 
     /// The last step before the transport, run for every send (a retrying middleware sends again):
@@ -145,7 +209,7 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
         context: RequestContext,
         transport: any HTTPTransport,
         exchange: Exchange
-    ) async throws -> (Data, HTTPURLResponse) {
+    ) async throws -> (ResponseBody, HTTPURLResponse) {
         try HeaderValidation.validate(request)
         return try await exchange(transport, request, context)
     }

@@ -14,59 +14,31 @@ extension PipelineCall {
     /// Runs the pipeline for a response read as it arrives: build → authenticate → middleware →
     /// ``HTTPTransport/stream(_:context:)`` → validate; decoding happens as the caller reads.
     ///
-    /// Middleware runs with the response head. For an accepted status (2xx by default) the body
-    /// handed back through the chain is empty and the stream goes to the caller; any other status
-    /// is read whole first, so logging, retries on 503, refresh on 401 and custom middleware see it
-    /// as they would a buffered response, and it is decoded as the `ErrorResponse`. A middleware
-    /// that answers itself (without calling `next`) streams the data it returned; a
-    /// ``StreamingMiddleware`` then observes the streamed body. For an upload
-    /// from a file (``Transfer``), each send gets the file afresh as its body stream.
+    /// The body passes through the middleware chain as it arrives: a ``StreamingMiddleware`` gets
+    /// it as it is, a plain ``Middleware`` sees the head with an empty body for an accepted status
+    /// and an error body read whole (see `PipelineCall.adapt`). A body whose status is not
+    /// accepted is read whole and decoded as the `ErrorResponse`. For an upload from a file
+    /// (``Transfer``), each send gets the file afresh as its body stream.
     func open(on transport: any HTTPTransport) async throws(Failure) -> StreamOpening<Response> {
         if let mocked = await mocked() { return .mocked(try mocked.get()) }
-        let kept = Locked<(body: ResponseBody, context: RequestContext)?>(nil)
-        let accepted = acceptableStatusCodes
         let upload = transfer.upload
-        let answer: (Data, HTTPURLResponse, method: String)
-        do {
-            answer = try await self.answer(on: transport) { transport, request, context in
-                var request = request
-                if let upload { request.httpBodyStream = InputStream(url: upload.file) }
-                let (body, response) = try await transport.stream(request, context: context)
-                guard accepted.contains(response.statusCode) else { return (try await body.collect(), response) }
-                // A middleware that sends again (a retry) replaces the body of the earlier send.
-                let earlier = kept.withLock { kept in
-                    defer { kept = (body, context) }
-                    return kept
-                }
-                earlier?.body.cancel()
-                return (Data(), response)
+        let (body, response, method) = try await self.answer(on: transport) { transport, request, context in
+            var request = request
+            if let upload { request.httpBodyStream = InputStream(url: upload.file) }
+            return try await transport.stream(request, context: context)
+        }
+        guard acceptableStatusCodes.contains(response.statusCode) else {
+            let data: Data
+            do {
+                data = try await body.collect()
+            } catch {
+                throw Failure(error)
             }
-        } catch {
-            kept.withLock { $0 }?.body.cancel()
-            throw error
-        }
-        let (data, response, method) = answer
-        let stream = kept.withLock { kept in
-            defer { kept = nil }
-            return kept
-        }
-        guard accepted.contains(response.statusCode) else {
-            stream?.body.cancel()
             _ = try validate(data, response: response, method: method)
             throw .errorResponseParseError(
                 httpResponse: response, data: data, error: DecodingFailure(URLError(.badServerResponse)))
         }
-        guard let stream else { return .body(ResponseBody(data), response) }
-        return .body(observed(stream.body, of: response, context: stream.context), response)
-    }
-
-    /// `body` as the streaming middleware return it, the innermost first.
-    private func observed(_ body: ResponseBody, of response: HTTPURLResponse, context: RequestContext) -> ResponseBody {
-        var body = body
-        for case let middleware as any StreamingMiddleware in middleware.reversed() {
-            body = middleware.observe(body, of: response, context: context)
-        }
-        return body
+        return .body(body, response)
     }
 }
 

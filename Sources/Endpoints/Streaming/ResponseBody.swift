@@ -32,20 +32,31 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// 1 MiB: how many bytes wait unread before the transfer is paused, unless told otherwise.
     public static let defaultBufferLimit = 1 << 20
 
-    private let reader: Reader
+    /// Where the chunks come from: a body already in memory (a buffered send's) is held as it is,
+    /// so passing it through the middleware chain costs no buffer and no suspension.
+    fileprivate enum Storage: Sendable {
+        case data(Data)
+        case stream(Reader)
+    }
+
+    private let storage: Storage
     /// Told of each chunk as the reader takes it, and of the end (`nil`); see ``observing(_:)``.
     private var observer: (@Sendable (Data?) -> Void)?
 
     init(buffer: BodyBuffer) {
-        reader = Reader(buffer)
+        storage = .stream(Reader(buffer))
     }
 
     /// A body that is `data`, in one chunk (none when `data` is empty).
     public init(_ data: Data) {
-        let buffer = BodyBuffer(limit: Swift.max(1, data.count))
-        buffer.append(data)
-        buffer.finish()
-        self.init(buffer: buffer)
+        storage = .data(data)
+    }
+
+    /// The whole body when it is already in memory and nobody observes it: what a buffered send
+    /// returned, or what a middleware answered with.
+    var bufferedData: Data? {
+        guard observer == nil, case .data(let data) = storage else { return nil }
+        return data
     }
 
     /// A body that reads `chunks` as it is read, pausing `chunks` while `bufferLimit` bytes wait
@@ -99,24 +110,42 @@ public struct ResponseBody: AsyncSequence, Sendable {
 
     /// Reads the chunks in order.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        let reader: Reader
-        let observer: (@Sendable (Data?) -> Void)?
+        private var storage: Storage
+        private let observer: (@Sendable (Data?) -> Void)?
+        /// Whether the end was reached (a body in memory hands over its one chunk first).
+        private var ended = false
+
+        fileprivate init(storage: Storage, observer: (@Sendable (Data?) -> Void)?) {
+            self.storage = storage
+            self.observer = observer
+        }
 
         /// The next chunk, or `nil` at the end of the body.
         /// - Throws: What the transport failed with (`URLError.networkConnectionLost` when the
         ///   connection dropped mid-body, `.timedOut` when it stalled), or `CancellationError`.
         public mutating func next() async throws -> Data? {
-            let chunk = try await reader.buffer.next()
+            let chunk: Data?
+            switch storage {
+            case .stream(let reader):
+                chunk = try await reader.buffer.next()
+            case .data(let data):
+                if ended { return nil }
+                chunk = data.isEmpty ? nil : data
+                storage = .data(Data())
+                ended = chunk == nil
+            }
             observer?(chunk)
             return chunk
         }
 
         /// Stops the transfer: the rest of the body is not wanted.
-        func cancel() { reader.buffer.terminate() }
+        func cancel() {
+            if case .stream(let reader) = storage { reader.buffer.terminate() }
+        }
     }
 
     /// An iterator over the chunks; a body has one reader.
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reader: reader, observer: observer) }
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(storage: storage, observer: observer) }
 
     /// This body, telling `observer` of each chunk as the reader takes it and of the end (`nil`),
     /// without holding any: for a ``StreamingMiddleware`` that logs, counts or times a stream.
@@ -149,10 +178,14 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// ```
     /// - Throws: ``ResponseBodyTooLarge`` past `limit`, or what reading the body threw.
     public func collect(upTo limit: Int = .max) async throws -> Data {
+        if let data = bufferedData {
+            guard data.count <= limit else { throw ResponseBodyTooLarge(limit: limit) }
+            return data
+        }
         var data = Data()
         for try await chunk in self {
             guard chunk.count <= limit - data.count else {
-                reader.buffer.terminate()
+                cancel()
                 throw ResponseBodyTooLarge(limit: limit)
             }
             data.append(chunk)
@@ -162,7 +195,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
 
     /// Ends the transfer early: the body is no longer wanted.
     public func cancel() {
-        reader.buffer.terminate()
+        if case .stream(let reader) = storage { reader.buffer.terminate() }
     }
 
     /// The reading end; when the body and its iterators are gone, the transfer stops.

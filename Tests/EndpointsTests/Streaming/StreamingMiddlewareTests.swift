@@ -7,7 +7,8 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// A ``StreamingMiddleware`` sees a stream's head when it arrives and each chunk as it is read.
+/// A ``StreamingMiddleware`` is handed the body as it arrives, in every kind of call: it sees a
+/// stream's head when it arrives and each chunk as it is read, and a buffered call's body in memory.
 @Suite struct StreamingMiddlewareTests {
     /// Records the heads it intercepts and the chunks (and end) it observes, tagged with its name.
     private final class Meter: StreamingMiddleware, Sendable {
@@ -22,21 +23,32 @@ import Testing
         func intercept(
             _ request: URLRequest,
             context: RequestContext,
-            next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
-        ) async throws -> (Data, HTTPURLResponse) {
-            let (data, response) = try await next(request)
-            log.withLock { $0.append("\(name) head \(response.statusCode) \(data.count)") }
-            return (data, response)
-        }
-
-        func observe(_ body: ResponseBody, of response: HTTPURLResponse, context: RequestContext) -> ResponseBody {
+            next: @Sendable (URLRequest) async throws -> (ResponseBody, HTTPURLResponse)
+        ) async throws -> (ResponseBody, HTTPURLResponse) {
+            let (body, response) = try await next(request)
             let (name, log) = (name, log)
-            return body.observing { chunk in
+            log.withLock { $0.append("\(name) head \(response.statusCode)") }
+            let observed = body.observing { chunk in
                 log.withLock { $0.append(chunk.map { "\(name) chunk \($0.count)" } ?? "\(name) end") }
             }
+            return (observed, response)
         }
 
         var entries: [String] { log.withLock { $0 } }
+    }
+
+    /// Reads the body whole and answers with every `1` made a `2`: a middleware that changes a body.
+    private struct Incrementing: StreamingMiddleware {
+        func intercept(
+            _ request: URLRequest,
+            context: RequestContext,
+            next: @Sendable (URLRequest) async throws -> (ResponseBody, HTTPURLResponse)
+        ) async throws -> (ResponseBody, HTTPURLResponse) {
+            let (body, response) = try await next(request)
+            let data = try await body.collect(upTo: 1 << 16)
+            let changed = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "1", with: "2")
+            return (ResponseBody(Data(changed.utf8)), response)
+        }
     }
 
     private let event = Data("data: {\"n\":1}\n\n".utf8)
@@ -51,13 +63,13 @@ import Testing
         let meter = Meter("meter")
         try await Loopback.$baseURL.withValue(server.baseURL) {
             let stream = try await URLSession.shared.eventValues(for: TickStream("ticks"), middleware: [meter])
-            #expect(meter.entries == ["meter head 200 0"])
+            #expect(meter.entries == ["meter head 200"])
             for try await tick in stream {
                 #expect(tick == Tick(n: 1, text: nil))
                 break
             }
         }
-        #expect(meter.entries == ["meter head 200 0", "meter chunk \(event.count)"])
+        #expect(meter.entries == ["meter head 200", "meter chunk \(event.count)"])
     }
 
     @Test func theEndIsObservedOnceAfterEveryChunk() async throws {
@@ -99,8 +111,49 @@ import Testing
         }
         #expect(
             log.withLock { $0 } == [
-                "inner head 200 0", "outer head 200 0", "inner chunk \(event.count)", "outer chunk \(event.count)",
+                "inner head 200", "outer head 200", "inner chunk \(event.count)", "outer chunk \(event.count)",
                 "inner end", "outer end",
             ])
+    }
+
+    /// In a buffered call the body comes through the same contract, in memory: the middleware reads
+    /// it whole and the caller decodes what it returned.
+    @Test func aBufferedCallHandsTheBodyThroughTheSameContract() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/one") { _ in .json(raw: #"{"n":1,"text":"quiet"}"#) }
+        let meter = Meter("meter")
+        let tick = try await Loopback.$baseURL.withValue(server.baseURL) {
+            try await URLSession.shared.response(with: TickStream("one"), middleware: [meter, Incrementing()])
+        }
+        #expect(tick == Tick(n: 2, text: "quiet"))
+        let bodyLength = #"{"n":2,"text":"quiet"}"#.utf8.count
+        #expect(meter.entries == ["meter head 200", "meter chunk \(bodyLength)", "meter end"])
+    }
+
+    /// A stream whose status is not accepted reaches a streaming middleware as a body it can read
+    /// whole; the caller still gets the typed error body.
+    @Test func anErrorBodyOfAStreamIsHandedOverAndStillDecoded() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/ticks") { _ in .json(raw: #"{"code":7,"message":"no ticks"}"#, status: 409) }
+        let meter = Meter("meter")
+        await Loopback.$baseURL.withValue(server.baseURL) {
+            do {
+                _ = try await URLSession.shared.eventValues(for: TickStream("ticks"), middleware: [meter])
+                Issue.record("a 409 opened a stream")
+            } catch let error as EndpointTaskError<APIError> {
+                guard case .errorResponse(let http, let body) = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
+                #expect(http.statusCode == 409)
+                #expect(body == APIError(code: 7, message: "no ticks"))
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
+        }
+        #expect(meter.entries.first == "meter head 409")
+        #expect(meter.entries.last == "meter end")
     }
 }
