@@ -90,28 +90,6 @@ public struct RequestContext: Sendable {
         self.transfer = transfer
     }
 
-    /// Creates a context; `credentialUpdate` is no longer used.
-    @available(
-        *, deprecated,
-        message: "The pipeline brings credentials up to date before the transport; drop credentialUpdate."
-    )
-    public init(
-        endpointName: String,
-        credentialHeaders: Set<String> = [],
-        authenticationAttempt: Int = 1,
-        credentialUpdate: (@Sendable (URLRequest) -> URLRequest?)?
-    ) {
-        self.init(
-            endpointName: endpointName, credentialHeaders: credentialHeaders,
-            authenticationAttempt: authenticationAttempt)
-    }
-
-    /// `request` itself: the pipeline now brings credentials up to date after a request waited for
-    /// a connection and before any transport sees it, so transports need not (and cannot) reach
-    /// back into authentication.
-    @available(*, deprecated, message: "Requests reach the transport with current credentials; send them as they are.")
-    public func withCurrentCredentials(_ request: URLRequest) -> URLRequest { request }
-
     /// `authorization`, `proxy-authorization`, `cookie`.
-    public static let standardCredentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+    static let standardCredentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
 }

@@ -50,7 +50,7 @@ public struct URLSessionTransport: HTTPTransport {
     /// configuration.httpMaximumConnectionsPerHost = 8   // 8 in flight per host on this session
     /// let session = URLSession(configuration: configuration)
     /// ```
-    public static func defaultMaximumRequestsPerHost(for session: URLSession) -> Int? {
+    static func defaultMaximumRequestsPerHost(for session: URLSession) -> Int? {
         #if canImport(FoundationNetworking)
             let configured = session.configuration.httpMaximumConnectionsPerHost
             return configured > 0 ? configured * 2 : nil
@@ -59,8 +59,12 @@ public struct URLSessionTransport: HTTPTransport {
         #endif
     }
 
-    /// Creates a transport over `session`, limited per host as the session is configured
-    /// (see ``defaultMaximumRequestsPerHost(for:)``).
+    /// Creates a transport over `session`, limited per host as the session is configured: on
+    /// Linux, twice the configuration's `httpMaximumConnectionsPerHost` (6 by default), so that
+    /// URLSession's own per-host queue always holds the next request for a connection that frees
+    /// up; no limit on Apple platforms, where URLSession queues requests per host itself. Against
+    /// a host that answers within 15 ms (loopback, a local network) the transport keeps at most
+    /// four in flight, because beyond that Linux's URLSession closes and reopens connections.
     public init(session: URLSession) {
         self.init(session: session, maximumRequestsPerHost: Self.defaultMaximumRequestsPerHost(for: session))
     }
