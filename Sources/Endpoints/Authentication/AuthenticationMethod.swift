@@ -90,7 +90,8 @@ extension AuthenticationMethod {
     /// The transport calls it just before a request goes on the wire, after any time it spent
     /// queued or in middleware.
     func updatedCredentials(for request: URLRequest) -> URLRequest? {
-        (self as? any CredentialUpdating)?.currentCredentials(for: request)
+        // The requirement of `CredentialUpdating`, not this method: the existential has no other.
+        (self as? any CredentialUpdating)?.updatedCredentials(for: request)
     }
 }
 
@@ -105,7 +106,7 @@ extension AuthenticationMethod {
 protocol CredentialUpdating {
     /// `request` with the current credentials when they changed since it was authenticated and
     /// can be applied without waiting; `nil` otherwise. It must not wait for anything.
-    func currentCredentials(for request: URLRequest) -> URLRequest?
+    func updatedCredentials(for request: URLRequest) -> URLRequest?
 }
 
 /// Sends requests unchanged: the method of servers and endpoints that declare no authentication.

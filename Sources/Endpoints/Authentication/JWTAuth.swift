@@ -185,7 +185,7 @@ public final class JWTAuth: AuthenticationMethod, CredentialUpdating, CustomStri
     /// `request` with the current access token when a refresh replaced the one it carries; `nil`
     /// while a refresh is in flight (the new tokens are not handed out before `onTokensUpdated`
     /// has seen them) or when nothing changed.
-    func currentCredentials(for request: URLRequest) -> URLRequest? {
+    func updatedCredentials(for request: URLRequest) -> URLRequest? {
         guard let sent = Self.bearerToken(of: request) else { return nil }
         let current = state.withLock { $0.refresh == nil ? $0.tokens?.accessToken : nil }
         guard let current, current != sent, Self.unusableReason(current) == nil else { return nil }
