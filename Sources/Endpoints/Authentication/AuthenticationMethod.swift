@@ -24,12 +24,11 @@ import Foundation
 /// ``reauthenticate(after:)``: when the first returns `true` for a response, the pipeline calls the
 /// second, then authenticates and sends the request once more. A request is retried at most once.
 ///
-/// Besides those three, the pipeline needs two things, both defaulted: ``credentialHeaderNames``
-/// (which headers to strip on a redirect to another origin and to redact in logs: a secret must
-/// never leak) and ``updatedCredentials(for:)`` (a request that waited for a connection while the
-/// token was renewed goes out with the new one instead of being rejected once more). The two 0.4
-/// requirements stay declared, deprecated, because a 0.4 type's own implementations are only
-/// called through them; nothing else in the pipeline depends on them.
+/// Besides those three, the pipeline needs one thing, defaulted to `Authorization`:
+/// ``credentialHeaderNames``, the headers this method sets, which are stripped on a redirect to
+/// another origin and redacted in logs (a secret must never leak). The two 0.4 requirements stay
+/// declared, deprecated, because a 0.4 type's own implementations are only called through them;
+/// nothing else in the pipeline depends on them.
 public protocol AuthenticationMethod: Sendable {
     /// Returns `request` with credentials applied.
     func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest
@@ -45,14 +44,6 @@ public protocol AuthenticationMethod: Sendable {
     /// The names of the headers this method sets. They are removed when a redirect leaves the
     /// request's origin, and redacted by logging.
     var credentialHeaderNames: [String] { get }
-
-    /// `request` with the current credentials, when they changed since it was authenticated and
-    /// can be applied without waiting; `nil` otherwise (the default).
-    ///
-    /// The transport calls it just before a request goes on the wire, after any time it spent
-    /// queued or in middleware. A request authenticated before a token refresh then carries the new
-    /// token instead of being rejected once more. It must not wait for anything.
-    func updatedCredentials(for request: URLRequest) -> URLRequest?
 
     /// Endpoints 0.4's refresh trigger. The default `shouldReauthenticate(for request:response:)`
     /// still asks it about every non-2xx response; see `Compatibility/AuthenticationMethod+04.swift`.
@@ -92,8 +83,30 @@ extension AuthenticationMethod {
     /// `Authorization`.
     public var credentialHeaderNames: [String] { ["Authorization"] }
 
-    /// Never: static credentials do not change.
-    public func updatedCredentials(for request: URLRequest) -> URLRequest? { nil }
+    /// `request` with the current credentials, when they changed since it was authenticated and
+    /// can be applied without waiting; `nil` otherwise, and always for a method that is not
+    /// ``CredentialUpdating`` (static credentials do not change).
+    ///
+    /// The transport calls it just before a request goes on the wire, after any time it spent
+    /// queued or in middleware.
+    func updatedCredentials(for request: URLRequest) -> URLRequest? {
+        // The requirement of `CredentialUpdating`, not this method: the existential has no other.
+        (self as? any CredentialUpdating)?.updatedCredentials(for: request)
+    }
+}
+
+/// A method whose credentials can change while requests wait, such as ``JWTAuth``: a request
+/// authenticated before a token refresh then carries the new token instead of being rejected once
+/// more (a custom method without it gets there too, with one more round trip: the rejected request
+/// finds the credentials already renewed in ``AuthenticationMethod/reauthenticate(after:)`` and is
+/// resent).
+///
+/// Internal: only the built-in refreshing methods implement it, so it is not part of the
+/// protocol a user implements.
+protocol CredentialUpdating {
+    /// `request` with the current credentials when they changed since it was authenticated and
+    /// can be applied without waiting; `nil` otherwise. It must not wait for anything.
+    func updatedCredentials(for request: URLRequest) -> URLRequest?
 }
 
 /// Sends requests unchanged: the method of servers and endpoints that declare no authentication.
@@ -111,7 +124,4 @@ public struct NoAuth: AuthenticationMethod, Hashable {
 
     /// Returns `request` unchanged.
     public func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest { request }
-
-    /// None.
-    public var credentialHeaderNames: [String] { [] }
 }

@@ -36,15 +36,14 @@ import Foundation
 /// quotes): no spaces, commas, semicolons, backslashes, quotes or control characters. Anything else
 /// fails the request with ``AuthenticationError/invalidCredentials(reason:)`` before it is sent;
 /// percent-encode such values yourself. The description never shows the value.
-public struct CookieAuth: AuthenticationMethod, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable
-{
+public struct CookieAuth: AuthenticationMethod, CustomStringConvertible, CustomReflectable {
     /// The cookie name.
-    public let name: String
+    let name: String
     /// The cookie value.
-    public let value: String
+    let value: String
 
-    /// Creates the method.
+    /// Creates the method. A name or value that breaks RFC 6265 is reported when a request is
+    /// authenticated.
     public init(name: String, value: String) {
         self.name = name
         self.value = value
@@ -52,7 +51,7 @@ public struct CookieAuth: AuthenticationMethod, CustomStringConvertible, CustomD
 
     /// Throws ``AuthenticationError/invalidCredentials(reason:)`` when the name or value breaks
     /// RFC 6265.
-    public func validate() throws(AuthenticationError) {
+    func checkCookie() throws(AuthenticationError) {
         guard CredentialText.isToken(name) else {
             throw .invalidCredentials(reason: "a cookie name must be an RFC 6265 token.")
         }
@@ -64,9 +63,10 @@ public struct CookieAuth: AuthenticationMethod, CustomStringConvertible, CustomD
         }
     }
 
-    /// Returns `request` with this cookie merged into its single `Cookie` header.
+    /// Returns `request` with this cookie merged into its single `Cookie` header; throws
+    /// ``AuthenticationError/invalidCredentials(reason:)`` when the name or value breaks RFC 6265.
     public func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest {
-        try validate()
+        try checkCookie()
         var request = request
         let header = CookieHeader.merged(
             request.value(forHTTPHeaderField: "Cookie"), with: [(name, value)], replacing: true)
@@ -80,9 +80,6 @@ public struct CookieAuth: AuthenticationMethod, CustomStringConvertible, CustomD
 
     /// The name; the value is redacted.
     public var description: String { "CookieAuth(name: \(name), value: <redacted>)" }
-
-    /// Same as ``description``.
-    public var debugDescription: String { description }
 
     /// A mirror without the value, so `dump` does not print it.
     public var customMirror: Mirror { Mirror(self, children: ["name": name, "value": "<redacted>"]) }

@@ -20,15 +20,13 @@ import Foundation
 /// (which would let a value inject headers), fails the request with
 /// ``AuthenticationError/invalidCredentials(reason:)`` before anything is sent.
 /// The description never shows the key.
-public struct HeaderKeyAuth: AuthenticationMethod, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable
-{
-    /// The key sent in ``header``.
-    public let key: String
+public struct HeaderKeyAuth: AuthenticationMethod, CustomStringConvertible, CustomReflectable {
+    /// The key sent in `header`.
+    let key: String
     /// The header that carries the key, `Authorization` by default.
-    public let header: String
+    let header: String
     /// Written before the key with one space between, `Bearer` by default; `nil` sends the bare key.
-    public let prefix: String?
+    let prefix: String?
     /// The header value, or why it cannot be sent: both fixed at `init`.
     private let value: Result<String, AuthenticationError>
 
@@ -62,23 +60,21 @@ public struct HeaderKeyAuth: AuthenticationMethod, CustomStringConvertible, Cust
         return .success(prefix.map { "\($0) \(key)" } ?? key)
     }
 
-    /// Returns `request` with ``header`` set to the prefix and the key, replacing any value it had.
+    /// Returns `request` with the header set to the prefix and the key, replacing any value it had;
+    /// throws ``AuthenticationError/invalidCredentials(reason:)`` when they cannot be sent.
     public func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest {
         var request = request
         request.setValue(try value.get(), forHTTPHeaderField: header)
         return request
     }
 
-    /// ``header``.
+    /// The header given to `init`.
     public var credentialHeaderNames: [String] { [header] }
 
     /// The header and prefix; the key is redacted.
     public var description: String {
         "HeaderKeyAuth(header: \(header), prefix: \(prefix.map { "\"\($0)\"" } ?? "nil"), key: <redacted>)"
     }
-
-    /// Same as ``description``.
-    public var debugDescription: String { description }
 
     /// A mirror without the key, so `dump` does not print it.
     public var customMirror: Mirror {

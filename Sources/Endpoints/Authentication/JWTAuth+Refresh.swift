@@ -40,7 +40,7 @@ extension JWTAuth {
         } catch {
             // A reentrant refresh request is reported as itself, not wrapped in that request's errors.
             let error: any Error = RefreshReentrancyError.found(in: error) ?? error
-            let rejected = Self.isRejection(error)
+            let rejected = Self.isRefreshRejection(error)
             guard let waiters = state.withLock({ $0.failRefresh(refreshID, error: error, rejected: rejected) }) else {
                 return
             }

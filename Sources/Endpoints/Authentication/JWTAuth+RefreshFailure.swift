@@ -5,8 +5,9 @@ extension JWTAuth {
     /// over: ``JWTAuth`` drops the tokens and calls `onRefreshFailed`.
     ///
     /// A handler that sends its refresh request with an `Endpoint` needs it only for answers the
-    /// built-in classification does not know (it already treats 400, 401 and 403 as rejections,
-    /// see ``JWTAuth/isRejection(_:)``):
+    /// built-in classification does not know: it already treats an `EndpointTaskError` with status
+    /// 400 (OAuth's `invalid_grant`), 401 or 403 as a rejection, and everything else (offline,
+    /// timeouts, other statuses, cancellation) as transient, keeping the tokens:
     ///
     /// ```swift
     /// refreshHandler: { refreshToken in
@@ -18,9 +19,9 @@ extension JWTAuth {
     /// ```
     public struct RefreshRejection: Error, Sendable, Hashable, CustomStringConvertible {
         /// Why the refresh was rejected, for logs; it must not contain a token.
-        public let reason: String
+        let reason: String
 
-        /// Creates the rejection.
+        /// Creates the rejection; `reason` says why, for logs, and must not contain a token.
         public init(reason: String = "the server rejected the refresh token") {
             self.reason = reason
         }
@@ -45,23 +46,23 @@ extension JWTAuth {
     /// cancellation, a decoding failure of the refresh response, tokens that cannot be sent.
     ///
     /// ```swift
-    /// JWTAuth.isRejection(JWTAuth.RefreshRejection())   // true
-    /// JWTAuth.isRejection(URLError(.timedOut))          // false
+    /// JWTAuth.isRefreshRejection(JWTAuth.RefreshRejection())   // true
+    /// JWTAuth.isRefreshRejection(URLError(.timedOut))          // false
     /// ```
-    public static func isRejection(_ error: any Error) -> Bool {
+    static func isRefreshRejection(_ error: any Error) -> Bool {
         switch error {
         case is RefreshRejection:
             return true
         case let error as AuthenticationError:
             switch error {
             case .notAuthenticated: return true
-            case .custom(let underlying): return isRejection(underlying)
+            case .custom(let underlying): return isRefreshRejection(underlying)
             case .refreshFailed, .invalidCredentials: return false
             }
         case let error as any HTTPStatusCarrying:
             if let status = error.failureStatusCode { return [400, 401, 403].contains(status) }
             if let error = error as? any AuthenticationErrorCarrying, let failure = error.authenticationFailure {
-                return isRejection(failure)
+                return isRefreshRejection(failure)
             }
             return false
         default:

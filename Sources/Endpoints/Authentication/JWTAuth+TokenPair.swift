@@ -15,9 +15,7 @@ extension JWTAuth {
     /// With ``expiresAt`` set, tokens within the method's `expiryLeeway` of expiring are renewed
     /// before a request is sent; without it, renewal waits for the server to reject the token.
     /// `Codable`, so it can be stored as it is; its description never shows the tokens.
-    public struct TokenPair: Hashable, Sendable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
-        CustomReflectable
-    {
+    public struct TokenPair: Hashable, Sendable, Codable, CustomStringConvertible, CustomReflectable {
         /// The token sent as `Authorization: Bearer <accessToken>`.
         public var accessToken: String
         /// The token the refresh handler exchanges for a new pair.
@@ -43,9 +41,6 @@ extension JWTAuth {
         public var description: String {
             "TokenPair(accessToken: <redacted>, refreshToken: <redacted>, expiresAt: \(expiresAt.map { "\($0)" } ?? "nil"))"
         }
-
-        /// Same as ``description``.
-        public var debugDescription: String { description }
 
         /// A mirror without the tokens, so `dump` does not print them.
         public var customMirror: Mirror {

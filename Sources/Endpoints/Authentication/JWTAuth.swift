@@ -38,9 +38,11 @@ import Foundation
 ///   `Task.detached`, so it keeps task-local values (test mocks, the environment of a scoped test).
 /// - When the refresh fails, every waiting request fails with
 ///   ``AuthenticationError/refreshFailed(underlying:)``. What happens to the tokens depends on why
-///   it failed (see ``JWTAuth/isRejection(_:)``):
+///   it failed:
 ///   - **Rejected**: the server refused the refresh token (the handler's request got a 400, such as
-///     OAuth's `invalid_grant`, a 401 or a 403, or the handler threw ``JWTAuth/RefreshRejection``). The
+///     OAuth's `invalid_grant`, a 401 or a 403, or the handler threw ``JWTAuth/RefreshRejection``; so
+///     did ``AuthenticationError/notAuthenticated`` from the handler, and any of these wrapped in
+///     ``AuthenticationError/custom(underlying:)`` or an endpoint's `.authenticationError`). The
 ///     tokens are dropped and `onRefreshFailed` runs once: later requests fail at once with
 ///     ``AuthenticationError/notAuthenticated``, sending nothing, until ``setTokens(_:)`` — so a dead
 ///     session does not hammer the server.
@@ -56,13 +58,11 @@ import Foundation
 /// character is never sent: a request fails with ``AuthenticationError/invalidCredentials(reason:)``
 /// instead. The description, the debug description and the mirror (`dump`) never show the
 /// tokens, during a refresh or after it.
-public final class JWTAuth: AuthenticationMethod, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable
-{
+public final class JWTAuth: AuthenticationMethod, CredentialUpdating, CustomStringConvertible, CustomReflectable {
     /// The statuses that mean "the access token was rejected"; `[401]` by default.
-    public let refreshTriggerStatusCodes: Set<Int>
+    let refreshTriggerStatusCodes: Set<Int>
     /// How many seconds before ``TokenPair/expiresAt`` the tokens are renewed before sending; 30 by default.
-    public let expiryLeeway: TimeInterval
+    let expiryLeeway: TimeInterval
 
     let refreshHandler: @Sendable (String) async throws -> TokenPair
     let onTokensUpdated: (@Sendable (TokenPair) async -> Void)?
@@ -81,8 +81,9 @@ public final class JWTAuth: AuthenticationMethod, CustomStringConvertible, Custo
     ///     an endpoint whose `auth` is ``NoAuth``.
     ///   - onTokensUpdated: Called once with each refreshed pair, before any request is retried
     ///     with it (not for tokens you pass to ``setTokens(_:)``).
-    ///   - onRefreshFailed: Called once when the server rejects a refresh (see ``JWTAuth/isRejection(_:)``),
-    ///     after its waiting requests have failed and the tokens were dropped; not for a transient failure.
+    ///   - onRefreshFailed: Called once when the server rejects a refresh (a 400, 401 or 403 answer,
+    ///     or ``RefreshRejection``), after its waiting requests have failed and the tokens were
+    ///     dropped; not for a transient failure (offline, a timeout, a 5xx).
     ///   - now: The current time, against which ``TokenPair/expiresAt`` is judged; `Date()` by default.
     ///     Tests pass their own clock to expire tokens without waiting.
     ///
@@ -128,7 +129,7 @@ public final class JWTAuth: AuthenticationMethod, CustomStringConvertible, Custo
     }
 
     /// Returns `request` with `Authorization: Bearer <access token>`, first renewing tokens that
-    /// expire within ``expiryLeeway`` and waiting for a refresh in flight.
+    /// expire within the `expiryLeeway` given to `init` and waiting for a refresh in flight.
     public func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest {
         try checkNotReentrant()
         var mayRefresh = true
@@ -153,8 +154,8 @@ public final class JWTAuth: AuthenticationMethod, CustomStringConvertible, Custo
         }
     }
 
-    /// Whether the response's status is one of ``refreshTriggerStatusCodes`` for a request this
-    /// method authenticated.
+    /// Whether the response's status is one of the `refreshTriggerStatusCodes` given to `init`, for
+    /// a request this method authenticated.
     public func shouldReauthenticate(for request: URLRequest, response: HTTPURLResponse) -> Bool {
         refreshTriggerStatusCodes.contains(response.statusCode) && Self.bearerToken(of: request) != nil
     }
@@ -181,13 +182,10 @@ public final class JWTAuth: AuthenticationMethod, CustomStringConvertible, Custo
         }
     }
 
-    /// `Authorization`.
-    public var credentialHeaderNames: [String] { ["Authorization"] }
-
     /// `request` with the current access token when a refresh replaced the one it carries; `nil`
     /// while a refresh is in flight (the new tokens are not handed out before `onTokensUpdated`
     /// has seen them) or when nothing changed.
-    public func updatedCredentials(for request: URLRequest) -> URLRequest? {
+    func updatedCredentials(for request: URLRequest) -> URLRequest? {
         guard let sent = Self.bearerToken(of: request) else { return nil }
         let current = state.withLock { $0.refresh == nil ? $0.tokens?.accessToken : nil }
         guard let current, current != sent, Self.unusableReason(current) == nil else { return nil }
@@ -202,9 +200,6 @@ public final class JWTAuth: AuthenticationMethod, CustomStringConvertible, Custo
         return "JWTAuth(tokens: \(hasTokens ? "set" : "none"), refreshing: \(refreshing), "
             + "refreshTriggerStatusCodes: \(refreshTriggerStatusCodes.sorted()), expiryLeeway: \(expiryLeeway)s)"
     }
-
-    /// Same as ``description``.
-    public var debugDescription: String { description }
 
     /// A mirror without the tokens (the default one would show them inside the state), so `dump`
     /// does not print them.

@@ -24,7 +24,30 @@ extension MultipartForm.File {
         self.init(filename: fileName, contentType: contentType, data: data)
     }
 
-    /// The file name; Endpoints 0.4's spelling of ``filename``.
-    @available(*, deprecated, renamed: "filename")
+    /// The file name, as Endpoints 0.4 read it.
+    @available(
+        *,
+        deprecated,
+        message:
+            "A MultipartForm.File is not read back: keep the file name you pass to MultipartForm.File(filename:contentType:data:)."
+    )
     public var fileName: String { filename }
+
+    /// The file's media type, as Endpoints 0.4 read it.
+    @available(
+        *,
+        deprecated,
+        message:
+            "A MultipartForm.File is not read back: keep the content type you pass to MultipartForm.File(filename:contentType:data:)."
+    )
+    public var contentType: String { mediaType }
+
+    /// The file's content, as Endpoints 0.4 read it.
+    @available(
+        *,
+        deprecated,
+        message:
+            "A MultipartForm.File is not read back: keep the data you pass to MultipartForm.File(filename:contentType:data:)."
+    )
+    public var data: Data { content }
 }

@@ -28,29 +28,29 @@ import Foundation
 /// becomes a field, and `Data` or ``File`` properties become files.
 public struct MultipartForm: Encodable, Sendable, Equatable, ExpressibleByArrayLiteral {
     /// One part of the form: a text field or a file.
+    ///
+    /// Made with ``field(name:value:)`` or ``file(name:filename:contentType:data:)``; two parts are
+    /// equal when they write the same bytes.
     public struct Part: Sendable, Equatable {
         /// The form field name, unescaped; `"` and line breaks are escaped when written.
-        public let name: String
+        let name: String
         /// The file name sent with a file, or `nil` for a text field.
-        public let filename: String?
+        let filename: String?
         /// The part's `Content-Type`, or `nil` for a text field (which is `text/plain`).
-        public let contentType: String?
+        let contentType: String?
         /// The part's content.
-        public let data: Data
+        let data: Data
 
-        /// A text field, sent as UTF-8.
+        /// A text field, sent as UTF-8: a `String`, or any other ``ParameterRepresentable`` value
+        /// (numbers, `Bool`, `Date`, `UUID`...) as its parameter text. A value whose text is `nil`
+        /// is sent as an empty field.
         ///
         /// ```swift
         /// .field(name: "title", value: "Holiday")
+        /// .field(name: "count", value: 3)
         /// ```
-        public static func field(name: String, value: String) -> Part {
-            Part(name: name, filename: nil, contentType: nil, data: Data(value.utf8))
-        }
-
-        /// A text field from any ``ParameterRepresentable`` value (numbers, `Bool`, `Date`, `UUID`...).
-        /// A value whose text is `nil` is sent as an empty field.
         public static func field<Value: ParameterRepresentable>(name: String, value: Value) -> Part {
-            field(name: name, value: value.parameterValue ?? "")
+            Part(name: name, filename: nil, contentType: nil, data: Data((value.parameterValue ?? "").utf8))
         }
 
         /// A file with its file name and media type.
@@ -80,22 +80,29 @@ public struct MultipartForm: Encodable, Sendable, Equatable, ExpressibleByArrayL
     /// Other encoders (such as `JSONEncoder`) see an object with `filename`, `contentType` and `data`.
     public struct File: Encodable, Sendable, Equatable {
         /// The file name sent with the file.
-        public let filename: String
+        let filename: String
         /// The file's media type.
-        public let contentType: String
+        let mediaType: String
         /// The file's content.
-        public let data: Data
+        let content: Data
 
         /// Creates a file value.
         public init(filename: String, contentType: String = "application/octet-stream", data: Data) {
             self.filename = filename
-            self.contentType = contentType
-            self.data = data
+            self.mediaType = contentType
+            self.content = data
+        }
+
+        /// The keys other encoders see, the names of `init`'s arguments.
+        private enum CodingKeys: String, CodingKey {
+            case filename
+            case mediaType = "contentType"
+            case content = "data"
         }
     }
 
     /// The parts, in the order they are written.
-    public var parts: [Part]
+    var parts: [Part]
 
     /// Creates a form from its parts.
     public init(_ parts: [Part]) { self.parts = parts }

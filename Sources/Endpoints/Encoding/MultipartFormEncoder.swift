@@ -61,11 +61,11 @@ public struct MultipartFormEncoder: EncoderType, Sendable {
         case repeatedName
     }
 
-    /// The boundary between parts, without the leading `--`.
-    public let boundary: String
+    /// The boundary between parts, without the leading `--`; ``contentType-swift.property`` carries it.
+    let partBoundary: String
 
     /// How array elements are named; ``ArrayEncoding/indexed`` unless given.
-    public let arrayEncoding: ArrayEncoding
+    let arrayEncoding: ArrayEncoding
 
     /// Creates an encoder with a random boundary, or with `boundary` when given.
     ///
@@ -77,26 +77,33 @@ public struct MultipartFormEncoder: EncoderType, Sendable {
     ///     `'()+_,-./:=?` and space, not ending in a space).
     ///   - arrayEncoding: How array elements are named: `tags[0]` (the default) or `tags`.
     public init(boundary: String? = nil, arrayEncoding: ArrayEncoding = .indexed) {
-        self.boundary = boundary ?? Self.randomBoundary()
+        self.partBoundary = boundary ?? Self.randomBoundary()
         self.arrayEncoding = arrayEncoding
     }
 
     /// `multipart/form-data; boundary=...`, quoting the boundary when it is not an HTTP token.
     public var contentType: String? {
-        let quoted = HTTPToken.isValid(boundary) ? boundary : "\"\(boundary)\""
+        let quoted = HTTPToken.isValid(partBoundary) ? partBoundary : "\"\(partBoundary)\""
         return "multipart/form-data; boundary=\(quoted)"
     }
 
-    /// Encodes a ``MultipartForm``, or the top-level properties of any other `Encodable` value.
+    /// Encodes a ``MultipartForm``, or the top-level properties of any other `Encodable` value;
+    /// throws a ``Failure`` when the result would not be a valid body.
+    ///
+    /// ```swift
+    /// let form: MultipartForm = [.field(name: "title", value: "Holiday")]
+    /// let body = try MultipartFormEncoder(boundary: "b").encode(form)
+    /// ```
     public func encode<T: Encodable>(_ value: T) throws -> Data {
         let form =
             try (value as? MultipartForm)
             ?? MultipartForm(MultipartPartsEncoder.parts(of: value, arrays: arrayEncoding))
-        return try encode(form)
+        return try write(form)
     }
 
     /// Writes `form` with this encoder's boundary.
-    public func encode(_ form: MultipartForm) throws(Failure) -> Data {
+    func write(_ form: MultipartForm) throws(Failure) -> Data {
+        let boundary = partBoundary
         guard Self.isValidBoundary(boundary) else { throw .invalidBoundary(boundary) }
         let delimiter = Data("\r\n--\(boundary)".utf8)
         var output = Data()

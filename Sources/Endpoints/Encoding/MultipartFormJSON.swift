@@ -22,11 +22,11 @@ import Foundation
 /// wrapped value itself.
 public struct MultipartFormJSON<Value: Encodable & Sendable>: Encodable, Sendable {
     /// The wrapped value.
-    public let value: Value
+    let wrapped: Value
     /// The file name sent with the part, or `nil` for a plain field.
-    public let fileName: String?
+    let partFileName: String?
     /// The part's `Content-Type`, `application/json` unless given.
-    public let contentType: String
+    let partContentType: String
 
     let json: Result<Data, UnderlyingError>
 
@@ -42,9 +42,9 @@ public struct MultipartFormJSON<Value: Encodable & Sendable>: Encodable, Sendabl
         fileName: String? = nil,
         contentType: String = "application/json"
     ) {
-        self.value = value
-        self.fileName = fileName?.isEmpty == false ? fileName : nil
-        self.contentType = contentType
+        self.wrapped = value
+        self.partFileName = fileName?.isEmpty == false ? fileName : nil
+        self.partContentType = contentType
         do {
             json = .success(try encoder.encode(value))
         } catch {
@@ -55,7 +55,7 @@ public struct MultipartFormJSON<Value: Encodable & Sendable>: Encodable, Sendabl
     /// Encodes the wrapped value, for encoders other than ``MultipartFormEncoder``.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(value)
+        try container.encode(wrapped)
     }
 }
 
@@ -63,7 +63,7 @@ extension MultipartFormJSON: MultipartPartValue {
     func multipartPart(name: String) throws -> MultipartForm.Part {
         switch json {
         case .success(let data):
-            MultipartForm.Part(name: name, filename: fileName, contentType: contentType, data: data)
+            MultipartForm.Part(name: name, filename: partFileName, contentType: partContentType, data: data)
         case .failure(let failure):
             throw failure.error
         }

@@ -178,6 +178,6 @@ extension Array: MultipartSequence {}
 
 extension MultipartForm.File: MultipartPartValue {
     func multipartPart(name: String) throws -> MultipartForm.Part {
-        .file(name: name, filename: filename, contentType: contentType, data: data)
+        .file(name: name, filename: filename, contentType: mediaType, data: content)
     }
 }

@@ -203,8 +203,8 @@ private func utf8(_ pieces: String...) -> Data { Data(pieces.joined().utf8) }
     }
 
     @Test func randomBoundariesDifferAndAreValid() {
-        let first = MultipartFormEncoder().boundary
-        let second = MultipartFormEncoder().boundary
+        let first = MultipartFormEncoder().partBoundary
+        let second = MultipartFormEncoder().partBoundary
         #expect(first != second)
         #expect(first.count <= 70 && first.count >= 27)
         #expect(first.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })

@@ -1,7 +1,8 @@
-import Endpoints
 import EndpointsTestServer
 import Foundation
 import Testing
+
+@testable import Endpoints
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -115,14 +116,14 @@ import Testing
     }
 
     @Test func classification() {
-        #expect(JWTAuth.isRejection(JWTAuth.RefreshRejection()))
-        #expect(JWTAuth.isRejection(AuthenticationError.notAuthenticated))
-        #expect(JWTAuth.isRejection(AuthenticationError.custom(underlying: JWTAuth.RefreshRejection())))
-        #expect(!JWTAuth.isRejection(URLError(.timedOut)))
-        #expect(!JWTAuth.isRejection(URLError(.notConnectedToInternet)))
-        #expect(!JWTAuth.isRejection(CancellationError()))
-        #expect(!JWTAuth.isRejection(RefreshReentrancyError()))
-        #expect(!JWTAuth.isRejection(HostileRefreshEndpoint.TaskError.internetConnectionOffline))
+        #expect(JWTAuth.isRefreshRejection(JWTAuth.RefreshRejection()))
+        #expect(JWTAuth.isRefreshRejection(AuthenticationError.notAuthenticated))
+        #expect(JWTAuth.isRefreshRejection(AuthenticationError.custom(underlying: JWTAuth.RefreshRejection())))
+        #expect(!JWTAuth.isRefreshRejection(URLError(.timedOut)))
+        #expect(!JWTAuth.isRefreshRejection(URLError(.notConnectedToInternet)))
+        #expect(!JWTAuth.isRefreshRejection(CancellationError()))
+        #expect(!JWTAuth.isRefreshRejection(RefreshReentrancyError()))
+        #expect(!JWTAuth.isRefreshRejection(HostileRefreshEndpoint.TaskError.internetConnectionOffline))
     }
 
     /// A refresh that returns an access token with CR/LF fails as `.refreshFailed`; the token is

@@ -33,7 +33,7 @@ private struct CURLRecorder: Middleware {
         context: RequestContext,
         next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
     ) async throws -> (Data, HTTPURLResponse) {
-        lines.update { $0.append(request.cURLDescription(context: context)) }
+        lines.update { $0.append(request.cURLDescription(credentialHeaders: context.credentialHeaders)) }
         lines.update { $0.append(request.cURLDescription()) }
         return try await next(request)
     }

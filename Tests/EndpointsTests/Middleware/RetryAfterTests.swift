@@ -1,6 +1,7 @@
-import Endpoints
 import Foundation
 import Testing
+
+@testable import Endpoints
 
 @Suite struct MiddlewareRetryAfterTests {
     /// 2026-01-01T00:00:00Z
@@ -12,29 +13,29 @@ import Testing
         "Thu Jan  1 00:00:30 2026",
     ])
     func httpDatesInAllThreeFormats(_ value: String) {
-        #expect(RetryAfter.delay(from: value, now: Self.now) == 30)
+        #expect(RetryAfterHeader.delay(from: value, now: Self.now) == 30)
     }
 
     @Test func theRFCExampleDateParsesTheSameInEveryFormat() {
         let expected = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
         let now = Date(timeIntervalSince1970: 1_000_000_000)  // 2001
-        #expect(RetryAfter.date(from: "Sun, 06 Nov 1994 08:49:37 GMT", now: now) == expected)
-        #expect(RetryAfter.date(from: "Sunday, 06-Nov-94 08:49:37 GMT", now: now) == expected)
-        #expect(RetryAfter.date(from: "Sun Nov  6 08:49:37 1994", now: now) == expected)
+        #expect(RetryAfterHeader.date(from: "Sun, 06 Nov 1994 08:49:37 GMT", now: now) == expected)
+        #expect(RetryAfterHeader.date(from: "Sunday, 06-Nov-94 08:49:37 GMT", now: now) == expected)
+        #expect(RetryAfterHeader.date(from: "Sun Nov  6 08:49:37 1994", now: now) == expected)
     }
 
     @Test func delaySecondsAreDigitsOnly() {
-        #expect(RetryAfter.delay(from: "120", now: Self.now) == 120)
-        #expect(RetryAfter.delay(from: "0", now: Self.now) == 0)
+        #expect(RetryAfterHeader.delay(from: "120", now: Self.now) == 120)
+        #expect(RetryAfterHeader.delay(from: "0", now: Self.now) == 0)
         for ignored in ["-5", "1.5", " 120", "120 ", "+3", "", "1e3", "0x10", "١٢"] {
-            #expect(RetryAfter.delay(from: ignored, now: Self.now) == nil, "\(ignored)")
+            #expect(RetryAfterHeader.delay(from: ignored, now: Self.now) == nil, "\(ignored)")
         }
-        let huge = RetryAfter.delay(from: String(repeating: "9", count: 400), now: Self.now)
+        let huge = RetryAfterHeader.delay(from: String(repeating: "9", count: 400), now: Self.now)
         #expect(huge == .infinity)
     }
 
     @Test func aPastDateMeansNow() {
-        #expect(RetryAfter.delay(from: "Sun, 06 Nov 1994 08:49:37 GMT", now: Self.now) == 0)
+        #expect(RetryAfterHeader.delay(from: "Sun, 06 Nov 1994 08:49:37 GMT", now: Self.now) == 0)
     }
 
     @Test func malformedDatesAreIgnored() {
@@ -43,15 +44,15 @@ import Testing
             "Thu, 01 Jan 2026 24:00:00 GMT", "Thu Jan 1 00:00:30 2026", "Thursday, 01-Jan-2026 00:00:30 GMT",
             "01 Jan 2026", "tomorrow",
         ] {
-            #expect(RetryAfter.delay(from: bad, now: Self.now) == nil, "\(bad)")
+            #expect(RetryAfterHeader.delay(from: bad, now: Self.now) == nil, "\(bad)")
         }
     }
 
     @Test func twoDigitYearsMoreThanFiftyYearsAheadArePast() throws {
         let in2026 = Self.now
-        let date = try #require(RetryAfter.date(from: "Monday, 01-Jan-80 00:00:00 GMT", now: in2026))
+        let date = try #require(RetryAfterHeader.date(from: "Monday, 01-Jan-80 00:00:00 GMT", now: in2026))
         #expect(date == Date(timeIntervalSince1970: 315_532_800))  // 1980, not 2080
-        let soon = try #require(RetryAfter.date(from: "Monday, 01-Jan-35 00:00:00 GMT", now: in2026))
+        let soon = try #require(RetryAfterHeader.date(from: "Monday, 01-Jan-35 00:00:00 GMT", now: in2026))
         #expect(soon == Date(timeIntervalSince1970: 2_051_222_400))  // 2035
     }
 }

@@ -168,7 +168,7 @@ import Testing
             guard let error = error as? MiddlewareGet.TaskError, case .urlLoadError(let last) = error else {
                 return false
             }
-            return RetryMiddleware.defaultRetryableErrorCodes.contains(last.code)
+            return RetryMiddleware.standardErrorCodes.contains(last.code)
         }
         #expect(gaveUp.withLock { $0 } == [4])
         let slept = clock.slept

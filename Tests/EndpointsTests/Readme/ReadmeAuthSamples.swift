@@ -158,7 +158,7 @@ enum ReadmeCustomAuthSample {
     @Test func serverAuthIsInheritedAndOverridable() {
         #expect(ReadmeHeaderKeySample.ProfileEndpoint.Auth.self == HeaderKeyAuth.self)
         #expect(ReadmeHeaderKeySample.LoginEndpoint.Auth.self == NoAuth.self)
-        #expect(ReadmeHeaderKeySample.MetricsEndpoint.auth.header == "X-Client-Key")
+        #expect(ReadmeHeaderKeySample.MetricsEndpoint.auth.credentialHeaderNames == ["X-Client-Key"])
         #expect(ReadmeJWTSample.ProfileEndpoint.Auth.self == JWTAuth.self)
         #expect(ReadmeJWTSample.RefreshEndpoint.Auth.self == NoAuth.self)
     }

@@ -57,7 +57,7 @@ extension Request where Response == AppUser {
 /// Where the sample's logging goes: kept, so a test can read it.
 enum MobileLog {
     static let lines = TestLocked([String]())
-    static let sink: LogSink = { line in lines.withLock { $0.append(line) } }
+    static let sink: @Sendable (String) -> Void = { line in lines.withLock { $0.append(line) } }
 }
 
 /// A users service; the tests read the API key it was sent from its recorded requests.

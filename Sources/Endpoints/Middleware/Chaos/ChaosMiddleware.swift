@@ -19,37 +19,47 @@ import Foundation
 /// }
 /// ```
 ///
-/// Every request draws one ``Decision`` from a ``SplitMix64`` generator started from ``seed``, so
-/// the same seed gives the same sequence of decisions: note the seed of a run that failed (it is
-/// random when you give none) and pass it again to replay it. With requests in flight at the same
-/// time, which request gets which decision depends on the order they arrive in.
+/// Every request draws one decision (a latency, and a failure, an error status or nothing) from a
+/// SplitMix64 generator started from ``seed``, so the same seed gives the same sequence of
+/// decisions on every platform: note the seed of a run that failed (it is random when you give
+/// none) and pass it again to replay it. With requests in flight at the same time, which request
+/// gets which decision depends on the order they arrive in.
 ///
-/// A ``Fault/failure(_:)`` throws `URLError(code)` without sending the request; a
-/// ``Fault/status(_:)`` answers with that status and the JSON body
+/// A failure throws `URLError(code)` without sending the request; an error status answers with
+/// that status, an `X-Chaos-Seed` header and the JSON body
 /// `{"code": status, "message": "Injected by ChaosMiddleware"}`, also without sending. Latency is
 /// waited before either, or before sending. Put it innermost (last) so that retries and logging see
-/// the injected faults the way they would see real ones.
+/// the injected faults the way they would see real ones: a ``LoggingMiddleware`` before it logs
+/// each injected failure and status.
 public struct ChaosMiddleware: Middleware {
     /// How often each kind of fault happens; rates are probabilities from 0 to 1.
     public struct Configuration: Sendable, Hashable {
         /// The share of requests delayed.
-        public var latencyRate: Double
+        let latencyRate: Double
         /// How long a delayed request waits, in seconds, drawn uniformly.
-        public var latency: ClosedRange<TimeInterval>
+        let latency: ClosedRange<TimeInterval>
         /// The share of requests that fail with a `URLError`.
-        public var failureRate: Double
+        let failureRate: Double
         /// The codes failures are drawn from.
-        public var failureCodes: [URLError.Code]
+        let failureCodes: [URLError.Code]
         /// The share of requests answered with an error status (not overlapping with failures).
-        public var statusRate: Double
+        let statusRate: Double
         /// The statuses drawn from.
-        public var statusCodes: [Int]
+        let statusCodes: [Int]
 
         /// Creates a configuration. Nothing is injected unless you set a rate.
         ///
         /// ```swift
         /// ChaosMiddleware.Configuration(latencyRate: 0.5, latency: 0.2...2, statusRate: 0.1, statusCodes: [503])
         /// ```
+        /// - Parameters:
+        ///   - latencyRate: The share of requests delayed.
+        ///   - latency: How long a delayed request waits, in seconds, drawn uniformly.
+        ///   - failureRate: The share of requests that fail with a `URLError`.
+        ///   - failureCodes: The codes failures are drawn from.
+        ///   - statusRate: The share of requests answered with an error status (not overlapping
+        ///     with failures).
+        ///   - statusCodes: The statuses drawn from.
         public init(
             latencyRate: Double = 0,
             latency: ClosedRange<TimeInterval> = 0.1...1,
@@ -68,7 +78,7 @@ public struct ChaosMiddleware: Middleware {
     }
 
     /// What happens to one request, besides latency.
-    public enum Fault: Sendable, Hashable {
+    enum Fault: Sendable, Hashable {
         /// The request is sent normally.
         case none
         /// The request fails with `URLError(code)` and is not sent.
@@ -78,11 +88,11 @@ public struct ChaosMiddleware: Middleware {
     }
 
     /// What the middleware decided for one request.
-    public struct Decision: Sendable, Hashable {
+    struct Decision: Sendable, Hashable {
         /// Seconds waited before anything else; 0 for none.
-        public let latency: TimeInterval
+        let latency: TimeInterval
         /// The fault injected.
-        public let fault: Fault
+        let fault: Fault
 
         /// Creates a decision.
         init(latency: TimeInterval, fault: Fault) {
@@ -98,7 +108,6 @@ public struct ChaosMiddleware: Middleware {
     /// Waits the injected latency; replace it in tests.
     let clock: any MiddlewareClock
     private let generator: Locked<SplitMix64>
-    private let onDecision: (@Sendable (Decision) -> Void)?
 
     /// Creates a chaos middleware.
     ///
@@ -109,20 +118,13 @@ public struct ChaosMiddleware: Middleware {
     /// - Parameters:
     ///   - seed: Where the decisions start; random when `nil`.
     ///   - configuration: The rates.
-    ///   - clock: Waits the injected latency.
-    ///   - onDecision: Called with each decision, for example to log it.
-    public init(
-        seed: UInt64? = nil,
-        configuration: Configuration,
-        clock: any MiddlewareClock = SystemMiddlewareClock(),
-        onDecision: (@Sendable (Decision) -> Void)? = nil
-    ) {
+    ///   - clock: Waits the injected latency, for tests; `nil` for `Task.sleep`.
+    public init(seed: UInt64? = nil, configuration: Configuration, clock: (any MiddlewareClock)? = nil) {
         let seed = seed ?? UInt64.random(in: 0...UInt64.max)
         self.seed = seed
         self.configuration = configuration
-        self.clock = clock
+        self.clock = clock ?? SystemClock()
         self.generator = Locked(SplitMix64(seed: seed))
-        self.onDecision = onDecision
     }
 
     /// Draws the next decision, exactly as ``intercept(_:context:next:)`` would.
@@ -163,7 +165,6 @@ public struct ChaosMiddleware: Middleware {
         next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
     ) async throws -> (Data, HTTPURLResponse) {
         let decision = nextDecision()
-        onDecision?(decision)
         if decision.latency > 0 { try await clock.sleep(seconds: decision.latency) }
         switch decision.fault {
         case .none:

@@ -6,18 +6,18 @@
 /// let roll = Double.random(in: 0..<1, using: &generator)   // the same on every run and platform
 /// ```
 ///
-/// Not for cryptography.
-public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
+/// Not for cryptography. Internal: it is how ``ChaosMiddleware`` and ``RetryMiddleware`` replay a seed.
+struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     /// The generator's state; two generators with the same state produce the same numbers.
     private(set) var state: UInt64
 
     /// Creates a generator that starts from `seed`.
-    public init(seed: UInt64) {
+    init(seed: UInt64) {
         state = seed
     }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var value = state
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -32,35 +32,54 @@ public struct LoggingMiddleware: Middleware {
     /// How much is written.
     let level: LogLevel
     /// The most bytes of each body written at ``LogLevel/bodies``; longer bodies are cut and marked.
-    public let maximumBodyBytes: Int
+    let maximumBodyBytes: Int
     /// What is hidden.
     let redaction: Redaction
-    /// Where messages go.
-    let sink: LogSink
+    /// Where messages go: each finished message, which may span several lines (headers, body).
+    let sink: @Sendable (String) -> Void
 
     /// Numbers the exchanges so concurrent lines can be told apart.
     private let counter = Locked<UInt64>(0)
 
     /// Creates a logging middleware.
     ///
+    /// The sink receives each finished message, already redacted; a message may span several lines
+    /// (headers, body). Plug in whatever logger you use:
+    ///
     /// ```swift
     /// let captured = LoggingMiddleware(level: .bodies, maximumBodyBytes: 1024) { print($0) }
+    ///
+    /// import os
+    /// let logger = Logger(subsystem: "com.example.app", category: "network")
+    /// let logging = LoggingMiddleware(level: .headers) { message in
+    ///     logger.debug("\(message, privacy: .public)")   // already redacted
+    /// }
+    ///
+    /// // swift-log
+    /// let log = Logging.Logger(label: "network")
+    /// let logging2 = LoggingMiddleware(level: .basic) { log.info("\($0)") }
     /// ```
     /// - Parameters:
     ///   - level: How much to write; ``LogLevel/basic`` when omitted.
-    ///   - maximumBodyBytes: The most bytes of each body to write at ``LogLevel/bodies``.
+    ///   - maximumBodyBytes: The most bytes of each body to write at ``LogLevel/bodies``; longer
+    ///     bodies are cut and marked. 4096 when omitted.
     ///   - redaction: What to hide; ``Redaction/standard`` when omitted.
-    ///   - sink: Receives each message; standard error when omitted.
+    ///   - sink: Receives each message; `nil` (the default) writes it and a newline to standard error.
     public init(
         level: LogLevel = .basic,
         maximumBodyBytes: Int = 4096,
         redaction: Redaction = .standard,
-        sink: @escaping LogSink = LogSinks.standardError
+        sink: (@Sendable (String) -> Void)? = nil
     ) {
         self.level = level
         self.maximumBodyBytes = max(0, maximumBodyBytes)
         self.redaction = redaction
-        self.sink = sink
+        self.sink = sink ?? LoggingMiddleware.standardError
+    }
+
+    /// Writes each message and a newline to standard error: the default sink.
+    static let standardError: @Sendable (String) -> Void = { message in
+        FileHandle.standardError.write(Data((message + "\n").utf8))
     }
 
     /// Logs `request`, passes it on, and logs the response or the failure.
@@ -69,7 +88,7 @@ public struct LoggingMiddleware: Middleware {
         context: RequestContext,
         next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
     ) async throws -> (Data, HTTPURLResponse) {
-        guard level > .off else { return try await next(request) }
+        guard level != .off else { return try await next(request) }
         let number = counter.withLock { value in
             value &+= 1
             return value
@@ -79,11 +98,11 @@ public struct LoggingMiddleware: Middleware {
         let attempt =
             context.authenticationAttempt > 1 ? " (authentication attempt \(context.authenticationAttempt))" : ""
         var message = "→ #\(number) \(method) \(url) [\(context.endpointName)]\(attempt)"
-        if level >= .headers {
+        if level.includes(.headers) {
             let fields = (request.allHTTPHeaderFields ?? [:]).map { (name: $0.key, value: $0.value) }
             appendHeaders(fields, context: context, to: &message)
         }
-        if level >= .bodies, let body = request.httpBody {
+        if level.includes(.bodies), let body = request.httpBody {
             appendBody(body, contentType: request.value(forHTTPHeaderField: "Content-Type"), to: &message)
         }
         sink(message)
@@ -93,11 +112,11 @@ public struct LoggingMiddleware: Middleware {
             let (data, response) = try await next(request)
             let elapsed = LoggingMiddleware.milliseconds(since: start)
             var message = "← #\(number) \(response.statusCode) \(method) \(url) (\(elapsed) ms)"
-            if level >= .headers {
+            if level.includes(.headers) {
                 let fields = response.allHeaderFields.map { (name: "\($0.key)", value: "\($0.value)") }
                 appendHeaders(fields, context: context, to: &message)
             }
-            if level >= .bodies {
+            if level.includes(.bodies) {
                 appendBody(data, contentType: response.value(forHTTPHeaderField: "Content-Type"), to: &message)
             }
             sink(message)

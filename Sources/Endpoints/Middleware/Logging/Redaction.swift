@@ -6,8 +6,10 @@ import Foundation
 /// By default (``standard``) these are replaced with `<redacted>`:
 /// - the headers `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`, and every header
 ///   in ``RequestContext/credentialHeaders`` (so the header of a `HeaderKeyAuth` is hidden too);
-/// - the well-known API-key headers (``wellKnownKeyHeaders``: `X-API-Key`, `Api-Key`, `X-Client-Key`…),
-///   even where no context says which headers an endpoint's authentication set;
+/// - the well-known API-key headers (`X-API-Key`, `Api-Key`, `ApiKey`, `X-ApiKey`, `X-Client-Key`,
+///   `X-App-Key`, `X-Application-Key`, `X-Auth-Key`, `X-Access-Key`, `X-Secret-Key`,
+///   `X-Functions-Key`, `Ocp-Apim-Subscription-Key`), even where no context says which headers an
+///   endpoint's authentication set;
 /// - JSON fields at any depth, form fields, multipart fields and query items whose name, compared
 ///   case-insensitively and ignoring `_` and `-`, is or ends with `password`, `token`, `secret`,
 ///   `access_token`, `refresh_token` or `api_key` (`newPassword`, `id_token` and `client_secret` match too,
@@ -22,15 +24,19 @@ import Foundation
 ///     .revealing("X-Request-Token")
 ///     .redacting(headers: ["X-Session"], fields: ["pin"])
 /// ```
+///
+/// A header of your own is hidden when it is in ``RequestContext/credentialHeaders`` (logging
+/// reads them; pass them to `cURLDescription(redaction:credentialHeaders:)`) or added with
+/// ``redacting(headers:fields:)``.
 public struct Redaction: Sendable, Hashable {
     /// Header names always hidden, lower-cased.
-    public var headers: Set<String>
+    var headers: Set<String>
     /// Field and query item names hidden, matched as described on ``Redaction``.
-    public var fields: Set<String>
-    /// Header and field names shown even though they match; compared like ``fields``.
-    public var revealed: Set<String>
+    var fields: Set<String>
+    /// Header and field names shown even though they match; compared like `fields`.
+    var revealed: Set<String>
     /// Whether anything is hidden at all; `false` for ``disabled``.
-    public var isEnabled: Bool
+    var isEnabled: Bool
 
     /// What replaces a hidden value.
     static let placeholder = "<redacted>"
@@ -40,7 +46,7 @@ public struct Redaction: Sendable, Hashable {
     ///   - headers: Header names to hide (any case).
     ///   - fields: Field, query item and header names to hide wherever they appear (any case).
     ///   - revealed: Names to show even though they match.
-    public init(headers: Set<String>, fields: Set<String>, revealed: Set<String> = []) {
+    init(hiding headers: Set<String>, fields: Set<String>, revealing revealed: Set<String> = []) {
         self.headers = Set(headers.map { $0.lowercased() })
         self.fields = Set(fields.map(Redaction.normalize))
         self.revealed = Set(revealed.map(Redaction.normalize))
@@ -49,16 +55,12 @@ public struct Redaction: Sendable, Hashable {
 
     /// The default policy described on ``Redaction``.
     public static let standard = Redaction(
-        headers: Set(["authorization", "proxy-authorization", "cookie", "set-cookie"]).union(wellKnownKeyHeaders),
+        hiding: Set(["authorization", "proxy-authorization", "cookie", "set-cookie"]).union(wellKnownKeyHeaders),
         fields: ["password", "token", "access_token", "refresh_token", "secret", "api_key"]
     )
 
-    /// Header names that carry API keys by convention, hidden by ``standard`` (lower-cased):
-    /// `x-api-key`, `api-key`, `apikey`, `x-apikey`, `x-client-key`, `x-app-key`, `x-application-key`,
-    /// `x-auth-key`, `x-access-key`, `x-secret-key`, `x-functions-key`, `ocp-apim-subscription-key`.
-    /// A header of your own is hidden when it is in ``RequestContext/credentialHeaders`` (pass the
-    /// context to `cURLDescription(context:redaction:)`) or added with ``redacting(headers:fields:)``.
-    public static let wellKnownKeyHeaders: Set<String> = [
+    /// Header names that carry API keys by convention, hidden by ``standard`` (lower-cased).
+    static let wellKnownKeyHeaders: Set<String> = [
         "x-api-key", "api-key", "apikey", "x-apikey", "x-client-key", "x-app-key", "x-application-key",
         "x-auth-key", "x-access-key", "x-secret-key", "x-functions-key", "ocp-apim-subscription-key",
     ]
@@ -70,7 +72,7 @@ public struct Redaction: Sendable, Hashable {
     /// print(request.cURLDescription(redaction: .disabled))
     /// ```
     public static let disabled: Redaction = {
-        var redaction = Redaction(headers: [], fields: [])
+        var redaction = Redaction(hiding: [], fields: [])
         redaction.isEnabled = false
         return redaction
     }()

@@ -6,20 +6,23 @@ import Foundation
 /// Full jitter spreads clients that failed together, so they do not retry together.
 ///
 /// ```swift
-/// let backoff = Backoff(initial: 0.5, multiplier: 2, maximum: 10)
-/// backoff.ceiling(forRetry: 1)   // 0.5
-/// backoff.ceiling(forRetry: 4)   // 4
-/// backoff.ceiling(forRetry: 9)   // 10
+/// RetryMiddleware(backoff: Backoff(initial: 0.5, multiplier: 2, maximum: 10))
+/// // waits up to 0.5 s before the first retry, 1 s before the second, 2, 4, 8, then 10 s at most
 /// ```
 public struct Backoff: Sendable, Hashable {
     /// The ceiling before the first retry, in seconds.
-    public var initial: TimeInterval
+    let initial: TimeInterval
     /// How much the ceiling grows with each retry.
-    public var multiplier: Double
+    let multiplier: Double
     /// The largest ceiling, in seconds.
-    public var maximum: TimeInterval
+    let maximum: TimeInterval
 
     /// Creates a backoff; negative values count as 0 and a multiplier below 1 as 1.
+    ///
+    /// - Parameters:
+    ///   - initial: The ceiling before the first retry, in seconds.
+    ///   - multiplier: How much the ceiling grows with each retry.
+    ///   - maximum: The largest ceiling, in seconds.
     public init(initial: TimeInterval = 0.25, multiplier: Double = 2, maximum: TimeInterval = 8) {
         self.initial = max(0, initial)
         self.multiplier = max(1, multiplier)

@@ -20,6 +20,8 @@ import Foundation
 /// let clock = TestClock()
 /// let retry = RetryMiddleware(clock: clock, seed: 1)
 /// ```
+///
+/// Without one, the middleware reads `Date()` and waits with `Task.sleep`.
 public protocol MiddlewareClock: Sendable {
     /// The current wall-clock time; used for the retry budget and to read `Retry-After` dates.
     var now: Date { get }
@@ -27,20 +29,13 @@ public protocol MiddlewareClock: Sendable {
     func sleep(seconds: TimeInterval) async throws
 }
 
-/// The real clock: `Date()` and `Task.sleep`.
-///
-/// ```swift
-/// RetryMiddleware(clock: SystemMiddlewareClock())   // the default
-/// ```
-public struct SystemMiddlewareClock: MiddlewareClock {
-    /// Creates the clock.
-    public init() {}
-
+/// The real clock: `Date()` and `Task.sleep`; what the middleware use when given no clock.
+struct SystemClock: MiddlewareClock {
     /// `Date()`.
-    public var now: Date { Date() }
+    var now: Date { Date() }
 
     /// `Task.sleep` for `seconds` (nothing for zero or less).
-    public func sleep(seconds: TimeInterval) async throws {
+    func sleep(seconds: TimeInterval) async throws {
         guard seconds > 0 else { return try Task.checkCancellation() }
         let nanoseconds = min(seconds * 1_000_000_000, Double(UInt64.max / 2))
         try await Task.sleep(nanoseconds: UInt64(nanoseconds))

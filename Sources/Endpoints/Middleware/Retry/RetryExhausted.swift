@@ -27,7 +27,7 @@ public struct RetryExhausted: Error, Sendable, CustomStringConvertible {
 
     /// Why ``RetryMiddleware`` stopped retrying.
     public enum Reason: Sendable, Hashable {
-        /// ``RetryMiddleware/maximumAttempts`` were made.
+        /// The `maximumAttempts` given to ``RetryMiddleware`` were made.
         case maximumAttempts
         /// The next wait would have gone past the retry middleware's `budget`.
         case budget

@@ -16,7 +16,7 @@ import Foundation
 ///
 /// What is retried:
 /// - methods `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS` and `TRACE` (``Method/isIdempotent``); `POST`, `PATCH` and others only when
-///   the request carries an `Idempotency-Key` header or ``retriesNonIdempotentRequests`` is set;
+///   the request carries an `Idempotency-Key` header or `retriesNonIdempotentRequests` is set;
 /// - connection failures and timeouts (`retryableErrorCodes`), a body cut off part-way among
 ///   them (`.networkConnectionLost` on every platform; corelibs' `-1` for it is mapped by the
 ///   transport), and the statuses 408, 429, 502, 503 and 504 (`retryableStatusCodes`).
@@ -24,10 +24,10 @@ import Foundation
 /// Never retried: cancellation, TLS and certificate failures, and `URLError.unknown` (-1), which
 /// is how Linux reports TLS failures.
 ///
-/// Waiting: a retryable response's `Retry-After` (delay-seconds or an HTTP-date, see
-/// ``RetryAfter``) is honoured, capped at `maximumRetryAfter`; otherwise the wait comes from
-/// `backoff`. The retries stop after ``maximumAttempts`` sends, or when the next wait would pass
-/// ``budget`` seconds since the first send.
+/// Waiting: a retryable response's `Retry-After` (delay-seconds, or an HTTP-date in any of the
+/// three RFC 9110 formats) is honoured, capped at `maximumRetryAfter`; otherwise the wait comes
+/// from `backoff`. The retries stop after `maximumAttempts` sends, or when the next wait would
+/// pass `budget` seconds since the first send.
 ///
 /// Giving up: when the last outcome is still a retryable failure, that outcome is what the caller
 /// gets, in its own typed case: a last 503 arrives as `.errorResponse` with its decoded body, a
@@ -44,10 +44,10 @@ import Foundation
 /// it (outer) sees one call. Cancelling the task stops the wait at once.
 public struct RetryMiddleware: Middleware {
     /// The most times a request is sent, the first included.
-    public let maximumAttempts: Int
+    let maximumAttempts: Int
     /// The most seconds from the first send to the start of the last wait; a retry whose wait
     /// would end later is not made.
-    public let budget: TimeInterval
+    let budget: TimeInterval
     /// The waits between attempts when the server gives no `Retry-After`.
     let backoff: Backoff
     /// The longest `Retry-After` honoured; longer values are cut to this.
@@ -59,7 +59,7 @@ public struct RetryMiddleware: Middleware {
     /// Methods retried without an `Idempotency-Key` (upper-case).
     let idempotentMethods: Set<String>
     /// Retry every method, `POST` and `PATCH` included. Only for APIs that deduplicate requests.
-    public let retriesNonIdempotentRequests: Bool
+    let retriesNonIdempotentRequests: Bool
     /// The time source and waiting; replace it in tests.
     let clock: any MiddlewareClock
     /// Called when the middleware gives up on a retryable failure, before the last outcome is
@@ -69,10 +69,10 @@ public struct RetryMiddleware: Middleware {
     private let generator: Locked<SplitMix64>?
 
     /// The statuses retried by default: 408, 429, 502, 503, 504.
-    public static let defaultRetryableStatusCodes: Set<Int> = [408, 429, 502, 503, 504]
+    static let standardStatusCodes: Set<Int> = [408, 429, 502, 503, 504]
 
     /// The `URLError` codes retried by default: connection failures and timeouts.
-    public static let defaultRetryableErrorCodes: Set<URLError.Code> = [
+    static let standardErrorCodes: Set<URLError.Code> = [
         .timedOut, .cannotConnectToHost, .networkConnectionLost, .cannotFindHost, .dnsLookupFailed,
         .notConnectedToInternet,
     ]
@@ -83,16 +83,19 @@ public struct RetryMiddleware: Middleware {
     /// RetryMiddleware()                                           // 3 attempts within 30 s
     /// RetryMiddleware(maximumAttempts: 5, budget: 60, backoff: Backoff(initial: 1, maximum: 20))
     /// RetryMiddleware(clock: testClock, seed: 1)                  // tests: no real waiting, fixed jitter
+    /// RetryMiddleware(retryableStatusCodes: [408, 429, 500, 502, 503, 504])   // 500 too
     /// ```
     /// - Parameters:
     ///   - maximumAttempts: The most sends, at least 1.
     ///   - budget: The most seconds spent, waits included.
     ///   - backoff: The waits without `Retry-After`.
     ///   - maximumRetryAfter: The cap on `Retry-After`.
-    ///   - retryableStatusCodes: Statuses to retry.
-    ///   - retryableErrorCodes: `URLError` codes to retry; `.unknown`, `.cancelled` and TLS codes are ignored.
+    ///   - retryableStatusCodes: Statuses to retry; `nil` for 408, 429, 502, 503 and 504.
+    ///   - retryableErrorCodes: `URLError` codes to retry; `nil` for connection failures and timeouts
+    ///     (`.timedOut`, `.cannotConnectToHost`, `.networkConnectionLost`, `.cannotFindHost`,
+    ///     `.dnsLookupFailed`, `.notConnectedToInternet`). `.unknown`, `.cancelled` and TLS codes are ignored.
     ///   - retriesNonIdempotentRequests: Retry `POST`, `PATCH` and other methods too.
-    ///   - clock: The time source and waiting.
+    ///   - clock: The time source and waiting, for tests; `nil` for `Date()` and `Task.sleep`.
     ///   - seed: Seeds the jitter so waits repeat exactly; random when `nil`.
     ///   - onGiveUp: Told the attempt count and the last outcome when the retries run out.
     public init(
@@ -100,10 +103,10 @@ public struct RetryMiddleware: Middleware {
         budget: TimeInterval = 30,
         backoff: Backoff = Backoff(),
         maximumRetryAfter: TimeInterval = 60,
-        retryableStatusCodes: Set<Int> = RetryMiddleware.defaultRetryableStatusCodes,
-        retryableErrorCodes: Set<URLError.Code> = RetryMiddleware.defaultRetryableErrorCodes,
+        retryableStatusCodes: Set<Int>? = nil,
+        retryableErrorCodes: Set<URLError.Code>? = nil,
         retriesNonIdempotentRequests: Bool = false,
-        clock: any MiddlewareClock = SystemMiddlewareClock(),
+        clock: (any MiddlewareClock)? = nil,
         seed: UInt64? = nil,
         onGiveUp: (@Sendable (RetryExhausted) -> Void)? = nil
     ) {
@@ -111,11 +114,11 @@ public struct RetryMiddleware: Middleware {
         self.budget = max(0, budget)
         self.backoff = backoff
         self.maximumRetryAfter = max(0, maximumRetryAfter)
-        self.retryableStatusCodes = retryableStatusCodes
-        self.retryableErrorCodes = retryableErrorCodes.subtracting(RetryMiddleware.neverRetried)
+        self.retryableStatusCodes = retryableStatusCodes ?? Self.standardStatusCodes
+        self.retryableErrorCodes = (retryableErrorCodes ?? Self.standardErrorCodes).subtracting(Self.neverRetried)
         self.idempotentMethods = Method.idempotentNames
         self.retriesNonIdempotentRequests = retriesNonIdempotentRequests
-        self.clock = clock
+        self.clock = clock ?? SystemClock()
         self.generator = seed.map { Locked(SplitMix64(seed: $0)) }
         self.onGiveUp = onGiveUp
     }
@@ -146,7 +149,7 @@ public struct RetryMiddleware: Middleware {
                 outcome = .success((data, response))
                 wait = nextWait(afterAttempt: attempt)
                 if let header = response.value(forHTTPHeaderField: "Retry-After"),
-                    let requested = RetryAfter.delay(from: header, now: clock.now)
+                    let requested = RetryAfterHeader.delay(from: header, now: clock.now)
                 {
                     wait = min(requested, maximumRetryAfter)
                 }

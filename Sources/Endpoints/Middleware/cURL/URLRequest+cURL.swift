@@ -22,12 +22,26 @@ extension URLRequest {
     /// ```
     ///
     /// Credentials are hidden the same way ``LoggingMiddleware`` hides them, so the line is safe to
-    /// share: the standard credential headers, the well-known API-key headers
-    /// (``Redaction/wellKnownKeyHeaders``, such as `X-Client-Key`) and the headers you name in
-    /// `credentialHeaders`. Inside a middleware, prefer ``cURLDescription(context:redaction:)``,
-    /// which hides every header the endpoint's authentication set. Pass ``Redaction/disabled`` for
-    /// a line that sends the real credentials, or reveal names one by one with
-    /// ``Redaction/revealing(_:)``.
+    /// share: the standard credential headers, the well-known API-key headers (such as `X-API-Key`
+    /// and `X-Client-Key`) and the headers you name in `credentialHeaders`. Inside a middleware,
+    /// pass `context.credentialHeaders`, which names every header the endpoint's authentication
+    /// set, whatever its name:
+    ///
+    /// ```swift
+    /// struct CURLLogger: Middleware {
+    ///     func intercept(
+    ///         _ request: URLRequest,
+    ///         context: RequestContext,
+    ///         next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+    ///     ) async throws -> (Data, HTTPURLResponse) {
+    ///         print(request.cURLDescription(credentialHeaders: context.credentialHeaders))
+    ///         return try await next(request)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Pass ``Redaction/disabled`` for a line that sends the real credentials, or reveal names one
+    /// by one with ``Redaction/revealing(_:)``.
     ///
     /// Every value is single-quoted (a `'` becomes `'\''`). Text bodies go in `--data-raw`; bodies
     /// with other bytes (binary data, or the CRLFs of `multipart/form-data`) are written with
@@ -38,8 +52,8 @@ extension URLRequest {
     ///
     /// - Parameters:
     ///   - redaction: What to hide; ``Redaction/standard`` when omitted.
-    ///   - credentialHeaders: More header names to hide, e.g. ``RequestContext/credentialHeaders``
-    ///     or a `HeaderKeyAuth`'s header.
+    ///   - credentialHeaders: More header names to hide (any case), e.g.
+    ///     ``RequestContext/credentialHeaders`` or a `HeaderKeyAuth`'s header.
     public func cURLDescription(redaction: Redaction = .standard, credentialHeaders: Set<String> = []) -> String {
         let credentials = Set(credentialHeaders.map { $0.lowercased() })
         var lines: [String] = []
@@ -75,30 +89,6 @@ extension URLRequest {
             }
         }
         return ([prefix + command] + lines).joined(separator: " \\\n  ")
-    }
-}
-
-extension URLRequest {
-    /// The `curl` command for this request as a middleware sees it, with every header in
-    /// `context.credentialHeaders` hidden — the standard ones and those the endpoint's
-    /// authentication set, such as a ``HeaderKeyAuth`` header of any name.
-    ///
-    /// ```swift
-    /// struct CURLLogger: Middleware {
-    ///     func intercept(
-    ///         _ request: URLRequest,
-    ///         context: RequestContext,
-    ///         next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
-    ///     ) async throws -> (Data, HTTPURLResponse) {
-    ///         print(request.cURLDescription(context: context))   // X-Tenant-Secret: <redacted>
-    ///         return try await next(request)
-    ///     }
-    /// }
-    /// ```
-    ///
-    /// See ``cURLDescription(redaction:credentialHeaders:)`` for the format.
-    public func cURLDescription(context: RequestContext, redaction: Redaction = .standard) -> String {
-        cURLDescription(redaction: redaction, credentialHeaders: context.credentialHeaders)
     }
 }
 

@@ -94,7 +94,7 @@ final class LogCapture: Sendable {
     var text: String { messages.withLock { $0.joined(separator: "\n") } }
     var all: [String] { messages.withLock { $0 } }
 
-    var sink: LogSink { { [self] message in messages.withLock { $0.append(message) } } }
+    var sink: @Sendable (String) -> Void { { [self] message in messages.withLock { $0.append(message) } } }
 }
 
 /// A value behind a lock, for test doubles.

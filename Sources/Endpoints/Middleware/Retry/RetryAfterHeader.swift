@@ -3,19 +3,21 @@ import Foundation
 /// Reads a `Retry-After` header value (RFC 9110 §10.2.3).
 ///
 /// ```swift
-/// RetryAfter.delay(from: "120", now: now)                             // 120
-/// RetryAfter.delay(from: "Sun, 06 Nov 1994 08:49:37 GMT", now: now)   // IMF-fixdate
-/// RetryAfter.delay(from: "Sunday, 06-Nov-94 08:49:37 GMT", now: now)  // RFC 850
-/// RetryAfter.delay(from: "Sun Nov  6 08:49:37 1994", now: now)        // asctime
-/// RetryAfter.delay(from: "1.5", now: now)                             // nil: not delay-seconds
+/// RetryAfterHeader.delay(from: "120", now: now)                             // 120
+/// RetryAfterHeader.delay(from: "Sun, 06 Nov 1994 08:49:37 GMT", now: now)   // IMF-fixdate
+/// RetryAfterHeader.delay(from: "Sunday, 06-Nov-94 08:49:37 GMT", now: now)  // RFC 850
+/// RetryAfterHeader.delay(from: "Sun Nov  6 08:49:37 1994", now: now)        // asctime
+/// RetryAfterHeader.delay(from: "1.5", now: now)                             // nil: not delay-seconds
 /// ```
-public enum RetryAfter {
+///
+/// Internal: ``RetryMiddleware`` honours the header, and no other public API needs it.
+enum RetryAfterHeader {
     /// The seconds to wait, or `nil` when `value` is neither delay-seconds nor an HTTP-date.
     ///
     /// Delay-seconds must be ASCII digits only: `-5`, `1.5`, `" 120"` and `"120 "` are ignored.
     /// A date in the past means 0. The result is not capped: a very large value comes back very
     /// large (`.infinity` beyond `Double`'s range), and ``RetryMiddleware`` caps it.
-    public static func delay(from value: String, now: Date) -> TimeInterval? {
+    static func delay(from value: String, now: Date) -> TimeInterval? {
         if !value.isEmpty, value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             return Double(value) ?? .infinity
         }
@@ -27,7 +29,7 @@ public enum RetryAfter {
     ///
     /// A two-digit RFC 850 year that would be more than 50 years after `now` is taken as the
     /// most recent past year with those digits, as RFC 9110 requires.
-    public static func date(from value: String, now: Date = Date()) -> Date? {
+    static func date(from value: String, now: Date = Date()) -> Date? {
         let tokens = value.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         if tokens.count == 6, tokens[0].count == 4, tokens[0].hasSuffix(","), tokens[5] == "GMT",
             shortDays.contains(String(tokens[0].dropLast())), tokens[1].count == 2, tokens[3].count == 4
