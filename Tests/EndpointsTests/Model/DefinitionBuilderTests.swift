@@ -1,4 +1,4 @@
-import Endpoints
+@testable import Endpoints
 import EndpointsTestServer
 import Foundation
 import Testing
@@ -166,14 +166,14 @@ import Testing
         #expect(try Short().urlRequest().url?.query == "a=1&b=2")
     }
 
-    @Test func anExistingHeaderFieldCanBeReused() throws {
+    @Test func aSharedValueCanBeReused() throws {
         struct Reused: Endpoint {
             typealias Server = ApiServer
             typealias Response = Data
-            static let json: HeaderField<Void> = .fieldValue(value: "application/json")
+            static let json = "application/json"
             static let definition: Definition<Reused> = Definition(path: "r") {
-                HeaderEntry(.accept, json)
-                HeaderEntry(.contentType, json)
+                Header.accept.value(json)
+                Header.contentType.value(json)
             }
         }
         let request = try Reused().urlRequest()
