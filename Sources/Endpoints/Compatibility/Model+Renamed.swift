@@ -10,7 +10,8 @@ extension PathTemplate {
     /// ```
     @available(
         *, deprecated,
-        message: "Interpolate the key path in the literal: write \"users/\\(path: \\.userId)\" for \"users\" + \\.userId."
+        message:
+            "Interpolate the key path in the literal: write \"users/\\(path: \\.userId)\" for \"users\" + \\.userId."
     )
     public static func + <U: ParameterRepresentable>(lhs: PathTemplate, rhs: any KeyPath<T, U> & Sendable)
         -> PathTemplate
@@ -25,7 +26,8 @@ extension PathTemplate {
     /// ```
     @available(
         *, deprecated,
-        message: "Interpolate the key path in the literal: write \"\\(path: \\.userId)/posts\" for \\.userId + \"posts\"."
+        message:
+            "Interpolate the key path in the literal: write \"\\(path: \\.userId)/posts\" for \\.userId + \"posts\"."
     )
     public static func + <U: ParameterRepresentable>(lhs: any KeyPath<T, U> & Sendable, rhs: PathTemplate)
         -> PathTemplate
@@ -40,7 +42,8 @@ extension PathTemplate {
     /// ```
     @available(
         *, deprecated,
-        message: "Write the value in the literal: \"testing/3\" for \"testing\" + 3, or \"api/\\(version)\" for a constant."
+        message:
+            "Write the value in the literal: \"testing/3\" for \"testing\" + 3, or \"api/\\(version)\" for a constant."
     )
     // Disfavored so that two literals, `"users" + "posts"`, join as two templates (the `+` above
     // that stays) rather than through this one, which a `String` on the right would otherwise win.

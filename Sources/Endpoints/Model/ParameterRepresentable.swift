@@ -50,7 +50,8 @@ extension ParameterRepresentable where Self: LosslessStringConvertible {
     public var parameterValue: String? { description }
 }
 
-extension ParameterRepresentable where Self: RawRepresentable & LosslessStringConvertible, RawValue: ParameterRepresentable {
+extension ParameterRepresentable
+where Self: RawRepresentable & LosslessStringConvertible, RawValue: ParameterRepresentable {
     /// The raw value's text, for a type that is both raw-representable and lossless-string-convertible
     /// (without this, neither of the two defaults above would be chosen).
     public var parameterValue: String? { rawValue.parameterValue }
