@@ -1,8 +1,7 @@
+import Endpoints
 import EndpointsTestServer
 import Foundation
 import Testing
-
-@testable import Endpoints
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -217,8 +216,6 @@ import Testing
     }
 
     @Test func lastHeaderWithANameWinsCaseInsensitively() throws {
-        #expect(Repeated.definition.headers.count == 2)
-        #expect(Repeated.definition.headers.keys.map(\.name).sorted() == ["ACCEPT", "x-mode"])
         let request = try Repeated(headerComponents: .init(override: "second")).urlRequest()
         #expect(request.value(forHTTPHeaderField: "Accept") == "text/plain")
         #expect(request.value(forHTTPHeaderField: "X-Mode") == "second")
