@@ -33,7 +33,9 @@ struct RequestShape<P, H>: Sendable {
         self.init(
             method: method,
             parameters: parameters,
-            distinctHeaders: headers.map { HeaderEntry($0.key, $0.value) }.sorted { $0.name.name < $1.name.name },
+            distinctHeaders: headers.map { HeaderEntry(name: $0.key, field: $0.value) }.sorted {
+                $0.name.name < $1.name.name
+            },
             hasBody: hasBody,
             timeout: timeout
         )

@@ -36,73 +36,61 @@ import Foundation
 /// header reads a `nil` value, the header is left out; an earlier one with that name is not used.
 @resultBuilder
 public enum ContentBuilder<Parameters, Headers> {
-    /// The parameters and headers collected so far, in the order written.
+    /// Statements collected: one statement, or a block's, in the order written.
     public struct Component: Sendable {
-        var parameters: [Parameter<Parameters>] = []
-        var headers: [HeaderEntry<Headers>] = []
-    }
-
-    /// One statement: a query item or form field, or a header.
-    public struct Item: Sendable {
-        fileprivate enum Kind: Sendable {
+        /// One statement is kept as it is, without an array: a block then collects its statements
+        /// into one array for parameters and one for headers, sized once.
+        fileprivate enum Storage: Sendable {
             case parameter(Parameter<Parameters>)
             case header(HeaderEntry<Headers>)
+            case block(parameters: [Parameter<Parameters>], headers: [HeaderEntry<Headers>])
         }
-        fileprivate let kind: Kind
+
+        fileprivate let storage: Storage
+
+        /// The query items and form fields, in order.
+        var parameters: [Parameter<Parameters>] {
+            switch storage {
+            case .parameter(let parameter): [parameter]
+            case .header: []
+            case .block(let parameters, _): parameters
+            }
+        }
+
+        /// The headers, in order (the last with a name wins when they are used).
+        var headers: [HeaderEntry<Headers>] {
+            switch storage {
+            case .parameter: []
+            case .header(let header): [header]
+            case .block(_, let headers): headers
+            }
+        }
     }
 
     /// A query item.
-    public static func buildExpression(_ item: URLQueryItem) -> Item {
-        Item(kind: .parameter(.queryValue(item.name, value: item.value)))
+    public static func buildExpression(_ item: URLQueryItem) -> Component {
+        Component(storage: .parameter(.queryValue(item.name, value: item.value)))
     }
 
     /// A query or form parameter.
-    public static func buildExpression(_ parameter: Parameter<Parameters>) -> Item {
-        Item(kind: .parameter(parameter))
+    public static func buildExpression(_ parameter: Parameter<Parameters>) -> Component {
+        Component(storage: .parameter(parameter))
     }
 
     /// A header.
-    public static func buildExpression(_ header: HeaderEntry<Headers>) -> Item {
-        Item(kind: .header(header))
+    public static func buildExpression(_ header: HeaderEntry<Headers>) -> Component {
+        Component(storage: .header(header))
     }
 
-    /// No statements.
-    public static func buildBlock() -> Component {
-        Component()
+    /// The statements of a block, in order; none for an empty block.
+    public static func buildBlock(_ components: Component...) -> Component {
+        merged(components)
     }
 
-    /// The first statement of a block.
-    public static func buildPartialBlock(first: Item) -> Component {
-        buildPartialBlock(accumulated: Component(), next: first)
-    }
-
-    /// The first statement of a block, when it is an `if`, `switch` or `for`.
-    public static func buildPartialBlock(first: Component) -> Component {
-        first
-    }
-
-    /// One more statement, appended in place (one array each, however many statements): the
-    /// block so far is consumed, so its arrays are not copied to append to them.
-    public static func buildPartialBlock(accumulated: consuming Component, next: consuming Item) -> Component {
-        var result = accumulated
-        switch next.kind {
-        case .parameter(let parameter): result.parameters.append(parameter)
-        case .header(let header): result.headers.append(header)
-        }
-        return result
-    }
-
-    /// One more `if`, `switch` or `for`.
-    public static func buildPartialBlock(accumulated: consuming Component, next: Component) -> Component {
-        var result = accumulated
-        result.parameters += next.parameters
-        result.headers += next.headers
-        return result
-    }
-
-    /// An `if` without `else`, or an `if let`, whose condition was false.
+    /// An `if` without `else`, or an `if let`, whose condition was false, leaves nothing; one whose
+    /// condition was true, its statements.
     public static func buildOptional(_ component: Component?) -> Component {
-        component ?? Component()
+        component ?? Component(storage: .block(parameters: [], headers: []))
     }
 
     /// The first branch of an `if`/`else` or `switch`.
@@ -117,14 +105,36 @@ public enum ContentBuilder<Parameters, Headers> {
 
     /// The statements of every iteration of a `for` loop.
     public static func buildArray(_ components: [Component]) -> Component {
-        components.reduce(into: Component()) { result, component in
-            result.parameters += component.parameters
-            result.headers += component.headers
-        }
+        merged(components)
     }
 
-    /// An `if #available` branch.
-    public static func buildLimitedAvailability(_ component: Component) -> Component {
-        component
+    /// `components` as one block: two arrays, each allocated once at its final size.
+    private static func merged(_ components: [Component]) -> Component {
+        if components.count == 1, case .block = components[0].storage { return components[0] }
+        var parameterCount = 0
+        var headerCount = 0
+        for component in components {
+            switch component.storage {
+            case .parameter: parameterCount += 1
+            case .header: headerCount += 1
+            case .block(let parameters, let headers):
+                parameterCount += parameters.count
+                headerCount += headers.count
+            }
+        }
+        var parameters: [Parameter<Parameters>] = []
+        var headers: [HeaderEntry<Headers>] = []
+        if parameterCount > 0 { parameters.reserveCapacity(parameterCount) }
+        if headerCount > 0 { headers.reserveCapacity(headerCount) }
+        for component in components {
+            switch component.storage {
+            case .parameter(let parameter): parameters.append(parameter)
+            case .header(let header): headers.append(header)
+            case .block(let moreParameters, let moreHeaders):
+                parameters += moreParameters
+                headers += moreHeaders
+            }
+        }
+        return Component(storage: .block(parameters: parameters, headers: headers))
     }
 }

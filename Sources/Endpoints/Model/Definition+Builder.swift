@@ -12,8 +12,7 @@ public struct HeaderEntry<T>: Sendable {
     /// Where the header's value comes from.
     let field: HeaderField<T>
 
-    /// Creates an entry from a name and a ``HeaderField``, e.g. one shared between definitions.
-    public init(_ name: Header, _ field: HeaderField<T>) {
+    init(name: Header, field: HeaderField<T>) {
         self.name = name
         self.field = field
     }
@@ -26,7 +25,7 @@ extension Header {
     /// Header.accept.value("application/json")
     /// ```
     public func value<T, U: ParameterRepresentable>(_ value: U) -> HeaderEntry<T> {
-        HeaderEntry(self, .fieldValue(value: value))
+        HeaderEntry(name: self, field: .fieldValue(value: value))
     }
 
     /// This header with its value read from the endpoint's ``Endpoint/headerComponents`` at `path`,
@@ -36,7 +35,7 @@ extension Header {
     /// Header("X-Request-Id").value(path: \.requestId)
     /// ```
     public func value<T, U: ParameterRepresentable>(path: any KeyPath<T, U> & Sendable) -> HeaderEntry<T> {
-        HeaderEntry(self, .field(path: path))
+        HeaderEntry(name: self, field: .field(path: path))
     }
 }
 

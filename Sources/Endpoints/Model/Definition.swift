@@ -16,10 +16,11 @@ public struct Definition<T: Endpoint>: Sendable {
     public let method: Method
     /// The path, relative to the server's base URL.
     public let path: PathTemplate<T.PathComponents>
-    /// Query and form parameters, in order.
-    public let parameters: [Parameter<T.ParameterComponents>]
-    /// Headers set from the endpoint's values or fixed here.
-    public let headers: [Header: HeaderField<T.HeaderComponents>]
+    /// Query and form parameters, in order. Internal: a `Parameter`'s name and values are the
+    /// library's to read, and `urlRequest(environment:)` shows what they produce.
+    let parameters: [Parameter<T.ParameterComponents>]
+    /// Headers set from the endpoint's values or fixed here (internal, like `parameters`).
+    let headers: [Header: HeaderField<T.HeaderComponents>]
     /// The request's timeout in seconds (`URLRequest.timeoutInterval`): how long the request may
     /// wait for more data before it fails with `URLError.timedOut`. `nil` keeps the session's.
     public let timeout: Double?

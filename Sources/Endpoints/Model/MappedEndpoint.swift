@@ -29,26 +29,12 @@ extension Endpoint {
 /// Everything but the response comes from `Base`: definition, server, body, parameters, headers,
 /// coders, authentication and middleware. Mocks are registered for the mapped type itself.
 public struct MappedEndpoint<Base: Endpoint, Response: Sendable>: Endpoint {
+    // `Server` and `ErrorResponse` are named here because no witness below mentions them; the other
+    // associated types are inferred from the witnesses' `Base.…` types.
     /// `Base`'s server.
     public typealias Server = Base.Server
     /// `Base`'s error response.
     public typealias ErrorResponse = Base.ErrorResponse
-    /// `Base`'s body.
-    public typealias Body = Base.Body
-    /// `Base`'s path values.
-    public typealias PathComponents = Base.PathComponents
-    /// `Base`'s parameter values.
-    public typealias ParameterComponents = Base.ParameterComponents
-    /// `Base`'s header values.
-    public typealias HeaderComponents = Base.HeaderComponents
-    /// `Base`'s body encoder.
-    public typealias BodyEncoder = Base.BodyEncoder
-    /// `Base`'s response decoder.
-    public typealias ResponseDecoder = Base.ResponseDecoder
-    /// `Base`'s error decoder.
-    public typealias ErrorDecoder = Base.ErrorDecoder
-    /// `Base`'s authentication method.
-    public typealias Auth = Base.Auth
 
     /// The endpoint whose request is sent.
     public let base: Base
@@ -63,23 +49,23 @@ public struct MappedEndpoint<Base: Endpoint, Response: Sendable>: Endpoint {
     public static var definition: Definition<MappedEndpoint> { Definition(reusing: Base.definition) }
 
     /// `Base`'s body.
-    public var body: Body { base.body }
+    public var body: Base.Body { base.body }
     /// `Base`'s path values.
-    public var pathComponents: PathComponents { base.pathComponents }
+    public var pathComponents: Base.PathComponents { base.pathComponents }
     /// `Base`'s parameter values.
-    public var parameterComponents: ParameterComponents { base.parameterComponents }
+    public var parameterComponents: Base.ParameterComponents { base.parameterComponents }
     /// `Base`'s header values.
-    public var headerComponents: HeaderComponents { base.headerComponents }
+    public var headerComponents: Base.HeaderComponents { base.headerComponents }
     /// `Base`'s body encoder.
-    public static var bodyEncoder: BodyEncoder { Base.bodyEncoder }
+    public static var bodyEncoder: Base.BodyEncoder { Base.bodyEncoder }
     /// `Base`'s response decoder.
-    public static var responseDecoder: ResponseDecoder { Base.responseDecoder }
+    public static var responseDecoder: Base.ResponseDecoder { Base.responseDecoder }
     /// `Base`'s error decoder.
-    public static var errorDecoder: ErrorDecoder { Base.errorDecoder }
+    public static var errorDecoder: Base.ErrorDecoder { Base.errorDecoder }
     /// `Base`'s query encoding.
     public static var queryEncodingStrategy: QueryEncodingStrategy { Base.queryEncodingStrategy }
     /// `Base`'s authentication method.
-    public static var auth: Auth { Base.auth }
+    public static var auth: Base.Auth { Base.auth }
     /// `Base`'s middleware.
     public static var middleware: [any Middleware] { Base.middleware }
 

@@ -10,7 +10,8 @@ import Foundation
 /// The library conforms `String`, the integer types, `Double`, `Float`, `Bool`, `Date`
 /// (ISO 8601, UTC), `TimeZone` (its identifier), `UUID`, `URL`, `Optional` and `Array` (repeated
 /// query or form items).
-/// Enums with a raw value only need to declare the conformance:
+/// Enums with a raw value, and types that are `LosslessStringConvertible` (their `description` is
+/// the text), only need to declare the conformance:
 ///
 /// ```swift
 /// enum Sort: String, ParameterRepresentable { case newest, oldest }
@@ -42,80 +43,37 @@ extension ParameterRepresentable where Self: RawRepresentable, RawValue: Paramet
     public var parameterValue: String? { rawValue.parameterValue }
 }
 
-extension String: ParameterRepresentable {
-    /// The string itself.
-    public var parameterValue: String? { self }
-}
-
-extension Substring: ParameterRepresentable {
-    /// The substring as a `String`.
-    public var parameterValue: String? { String(self) }
-}
-
-extension Int: ParameterRepresentable {
-    /// The decimal text of the number.
-    public var parameterValue: String? { String(self) }
-}
-
-extension Int8: ParameterRepresentable {
-    /// The decimal text of the number.
-    public var parameterValue: String? { String(self) }
-}
-
-extension Int16: ParameterRepresentable {
-    /// The decimal text of the number.
-    public var parameterValue: String? { String(self) }
-}
-
-extension Int32: ParameterRepresentable {
-    /// The decimal text of the number.
-    public var parameterValue: String? { String(self) }
-}
-
-extension Int64: ParameterRepresentable {
-    /// The decimal text of the number.
-    public var parameterValue: String? { String(self) }
-}
-
-extension UInt: ParameterRepresentable {
-    /// The decimal text of the number.
-    public var parameterValue: String? { String(self) }
-}
-
-extension UInt8: ParameterRepresentable {
-    /// The decimal text of the number.
-    public var parameterValue: String? { String(self) }
-}
-
-extension UInt16: ParameterRepresentable {
-    /// The decimal text of the number.
-    public var parameterValue: String? { String(self) }
-}
-
-extension UInt32: ParameterRepresentable {
-    /// The decimal text of the number.
-    public var parameterValue: String? { String(self) }
-}
-
-extension UInt64: ParameterRepresentable {
-    /// The decimal text of the number.
-    public var parameterValue: String? { String(self) }
-}
-
-extension Double: ParameterRepresentable {
-    /// The shortest text that reads back as the same `Double` (`1.5`, `0.1`, `100.0`).
+extension ParameterRepresentable where Self: LosslessStringConvertible {
+    /// The value's `description`: the text that reads back as the same value, so `String` and
+    /// `Substring` are themselves, integers their decimal text, `Double` and `Float` the shortest
+    /// text that reads back as the same number (`1.5`, `0.1`, `100.0`), and `Bool` `true` or `false`.
     public var parameterValue: String? { description }
 }
 
-extension Float: ParameterRepresentable {
-    /// The shortest text that reads back as the same `Float`.
-    public var parameterValue: String? { description }
+extension ParameterRepresentable
+where Self: RawRepresentable & LosslessStringConvertible, RawValue: ParameterRepresentable {
+    /// The raw value's text, for a type that is both raw-representable and lossless-string-convertible
+    /// (without this, neither of the two defaults above would be chosen).
+    public var parameterValue: String? { rawValue.parameterValue }
 }
 
-extension Bool: ParameterRepresentable {
-    /// `true` or `false`.
-    public var parameterValue: String? { self ? "true" : "false" }
-}
+// The standard library's text types, integers, floating-point numbers and `Bool` use the
+// `LosslessStringConvertible` default above.
+extension String: ParameterRepresentable {}
+extension Substring: ParameterRepresentable {}
+extension Int: ParameterRepresentable {}
+extension Int8: ParameterRepresentable {}
+extension Int16: ParameterRepresentable {}
+extension Int32: ParameterRepresentable {}
+extension Int64: ParameterRepresentable {}
+extension UInt: ParameterRepresentable {}
+extension UInt8: ParameterRepresentable {}
+extension UInt16: ParameterRepresentable {}
+extension UInt32: ParameterRepresentable {}
+extension UInt64: ParameterRepresentable {}
+extension Double: ParameterRepresentable {}
+extension Float: ParameterRepresentable {}
+extension Bool: ParameterRepresentable {}
 
 extension UUID: ParameterRepresentable {
     /// The canonical upper-case text, e.g. `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`.

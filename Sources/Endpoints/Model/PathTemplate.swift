@@ -16,14 +16,15 @@
 /// }
 /// ```
 ///
-/// or compose it with `+`: `"users" + \.userId + "posts"`.
+/// Two templates join with `+`, such as a prefix shared by several endpoints:
+/// `userPrefix + "posts/\(path: \.postId)"`.
 ///
 /// The rules are those of Endpoints 0.4:
 /// - Each interpolated value is its own path segment: a `/` is put before and after it where the
 ///   text around it has none, so `"v\(path: \.n)"` is `v/2` and `"\(path: \.n)posts"` is `2/posts`.
 ///   `\(path: \.n, includesSlash: false)` instead joins the value to the text before it and to
 ///   the piece after it: `"item('\(path: \.id, includesSlash: false)')"` is `item('42')`.
-/// - `+` puts one `/` between its pieces: `"testing" + 3` is `testing/3`.
+/// - `+` puts one `/` between two templates: `"users" + "posts"` is `users/posts`.
 /// - A value whose ``ParameterRepresentable/parameterValue`` is `nil` (an optional that is `nil`)
 ///   is left out with its `/`: `"tags/\(path: \.tag)"` is `tags` when `tag` is `nil`.
 /// - An empty segment (`//`) is written as one `/`.
@@ -112,28 +113,6 @@ public struct PathTemplate<T>: Sendable, ExpressibleByStringInterpolation {
     /// Joins two templates with a `/` between them (one `/` when either already has it).
     public static func + (lhs: PathTemplate, rhs: PathTemplate) -> PathTemplate {
         PathTemplate(pieces: lhs.pieces + rhs.pieces)
-    }
-
-    /// Appends a segment read from the components: `"users" + \.userId`.
-    public static func + <U: ParameterRepresentable>(lhs: PathTemplate, rhs: any KeyPath<T, U> & Sendable)
-        -> PathTemplate
-    {
-        PathTemplate(pieces: lhs.pieces + [value(rhs, includesSlash: true)])
-    }
-
-    /// Starts a template with a segment read from the components: `\.userId + "posts"`.
-    public static func + <U: ParameterRepresentable>(lhs: any KeyPath<T, U> & Sendable, rhs: PathTemplate)
-        -> PathTemplate
-    {
-        PathTemplate(pieces: [value(lhs, includesSlash: true)] + rhs.pieces)
-    }
-
-    /// Appends fixed text given as a value, such as a version number: `"testing" + 3` is `testing/3`.
-    ///
-    /// The value is the developer's, not the endpoint's, so it is written like literal text (a
-    /// `/` in it separates segments).
-    public static func + <U: ParameterRepresentable>(lhs: PathTemplate, rhs: U) -> PathTemplate {
-        lhs + PathTemplate(stringLiteral: rhs.parameterValue ?? "")
     }
 
     /// The path for `components`, as it is appended to the server's base URL.

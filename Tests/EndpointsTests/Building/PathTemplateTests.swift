@@ -17,7 +17,8 @@ import Testing
         typealias Server = BuildingServer
         typealias Response = Data
         typealias PathComponents = PathTemplateTests.Components
-        static let definition: Definition<Composed> = Definition(path: "users" + \.userId + "posts" + \.postId)
+        static let userPrefix: PathTemplate<Components> = "users/\(path: \.userId)"
+        static let definition: Definition<Composed> = Definition(path: userPrefix + "posts/\(path: \.postId)")
         let pathComponents: Components
     }
 
@@ -25,7 +26,7 @@ import Testing
         typealias Server = BuildingServer
         typealias Response = Data
         typealias PathComponents = PathTemplateTests.Components
-        static let definition: Definition<LeadingValue> = Definition(path: \.postId + "comments")
+        static let definition: Definition<LeadingValue> = Definition(path: "\(path: \.postId)comments")
         let pathComponents: Components
     }
 
@@ -70,7 +71,8 @@ import Testing
     @Test func plusDoesNotDoubleSlashes() throws {
         let template: PathTemplate<Components> = "users/" + "/posts"
         #expect(template.description == "users/posts")
-        let joined: PathTemplate<Components> = "users/" + \.userId
+        let prefix: PathTemplate<Components> = "users/"
+        let joined = prefix + "/\(path: \.userId)"
         #expect(joined.description == "users/{userId}")
     }
 

@@ -166,14 +166,14 @@ import Testing
         #expect(try Short().urlRequest().url?.query == "a=1&b=2")
     }
 
-    @Test func anExistingHeaderFieldCanBeReused() throws {
+    @Test func aSharedValueCanBeReused() throws {
         struct Reused: Endpoint {
             typealias Server = ApiServer
             typealias Response = Data
-            static let json: HeaderField<Void> = .fieldValue(value: "application/json")
+            static let json = "application/json"
             static let definition: Definition<Reused> = Definition(path: "r") {
-                HeaderEntry(.accept, json)
-                HeaderEntry(.contentType, json)
+                Header.accept.value(json)
+                Header.contentType.value(json)
             }
         }
         let request = try Reused().urlRequest()
@@ -216,8 +216,6 @@ import Testing
     }
 
     @Test func lastHeaderWithANameWinsCaseInsensitively() throws {
-        #expect(Repeated.definition.headers.count == 2)
-        #expect(Repeated.definition.headers.keys.map(\.name).sorted() == ["ACCEPT", "x-mode"])
         let request = try Repeated(headerComponents: .init(override: "second")).urlRequest()
         #expect(request.value(forHTTPHeaderField: "Accept") == "text/plain")
         #expect(request.value(forHTTPHeaderField: "X-Mode") == "second")

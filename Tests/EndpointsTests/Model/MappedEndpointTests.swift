@@ -141,3 +141,66 @@ private struct TransformFailed: Error {}
         server.stop()
     }
 }
+
+/// An endpoint whose every associated type differs from the default, so that a mapped endpoint that
+/// did not take `Base`'s would be caught.
+private struct EveryTypeEndpoint: Endpoint {
+    struct Server: ServerDefinition {
+        enum Environments: Hashable, Sendable { case only }
+        var baseUrls: [Environments: URL] { [.only: URL(string: "https://api.example.com")!] }
+        static var defaultEnvironment: Environments { .only }
+        static let auth = HeaderKeyAuth(key: "k")
+    }
+    typealias Response = Data
+    typealias ErrorResponse = ApiError
+    struct Body: Encodable, Sendable { let text: String }
+    struct PathComponents: Sendable { let id: Int }
+    struct ParameterComponents: Sendable { let page: Int }
+    struct HeaderComponents: Sendable { let trace: String }
+    struct BodyEncoder: EncoderType {
+        func encode<T: Encodable>(_ value: T) throws -> Data { Data() }
+    }
+    struct ResponseDecoder: DecoderType {
+        func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T { throw TransformFailed() }
+    }
+    struct ErrorDecoder: DecoderType {
+        func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T { throw TransformFailed() }
+    }
+
+    static let definition: Definition<EveryTypeEndpoint> = Definition(method: .post, path: "items/\(path: \.id)")
+    static var bodyEncoder: BodyEncoder { BodyEncoder() }
+    static var responseDecoder: ResponseDecoder { ResponseDecoder() }
+    static var errorDecoder: ErrorDecoder { ErrorDecoder() }
+    static let auth = BasicAuth(username: "u", password: "p")
+
+    let body: Body
+    let pathComponents: PathComponents
+    let parameterComponents: ParameterComponents
+    let headerComponents: HeaderComponents
+}
+
+extension MappedEndpointTests {
+    /// `MappedEndpoint` names only `Server` and `ErrorResponse`; the compiler infers the others from
+    /// its witnesses. Each must still be `Base`'s, not the protocol's default.
+    @Test func associatedTypesAreTheBaseEndpoints() {
+        typealias Mapped = MappedEndpoint<EveryTypeEndpoint, Int>
+        typealias Base = EveryTypeEndpoint
+        let pairs: [(Any.Type, Any.Type)] = [
+            (Mapped.Server.self, Base.Server.self),
+            (Mapped.ErrorResponse.self, Base.ErrorResponse.self),
+            (Mapped.Body.self, Base.Body.self),
+            (Mapped.PathComponents.self, Base.PathComponents.self),
+            (Mapped.ParameterComponents.self, Base.ParameterComponents.self),
+            (Mapped.HeaderComponents.self, Base.HeaderComponents.self),
+            (Mapped.BodyEncoder.self, Base.BodyEncoder.self),
+            (Mapped.ResponseDecoder.self, Base.ResponseDecoder.self),
+            (Mapped.ErrorDecoder.self, Base.ErrorDecoder.self),
+            (Mapped.Auth.self, Base.Auth.self),
+            (Mapped.TaskError.self, Base.TaskError.self),
+        ]
+        for (mapped, base) in pairs {
+            #expect(ObjectIdentifier(mapped) == ObjectIdentifier(base), "\(mapped) is not \(base)")
+        }
+        #expect(Mapped.Response.self == Int.self)
+    }
+}

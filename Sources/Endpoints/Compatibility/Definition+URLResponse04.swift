@@ -6,7 +6,8 @@ import Foundation
 
 extension Definition {
     /// Sorts what a data task delivered into the body of a 2xx response or the typed error, as
-    /// Endpoints 0.4 did, for code that runs its own `URLSession` tasks.
+    /// Endpoints 0.4 did, for code that runs its own `URLSession` tasks. It always accepts 2xx,
+    /// whatever the definition's acceptable status codes, as 0.4 did.
     ///
     /// ```swift
     /// let task = URLSession.shared.dataTask(with: try MyEndpoint().urlRequest()) { data, response, error in
@@ -22,6 +23,11 @@ extension Definition {
     ///   - data: The body, if any.
     ///   - response: The response, if any.
     ///   - error: The transport's error, if any.
+    @available(
+        *, deprecated,
+        message:
+            "Send the endpoint with response(with:), or endpointTask(with:) for a completion handler: both sort the outcome into the response or the typed error."
+    )
     public func response(data: Data?, response: URLResponse?, error: (any Error)?) -> Result<Data, T.TaskError> {
         if let error {
             // The typed error maps an NSError in NSURLErrorDomain like the URLError it is.
