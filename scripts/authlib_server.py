@@ -13,7 +13,7 @@ Started by scripts/authlib.sh on a loopback port. Everything is kept in memory. 
 
 and, for the tests only:
 
-  POST /test/clients          registers a client (JSON: auth_method, grant_types, scope) and
+  POST /test/clients          registers (besides `fixed-service`, secret `fixed-secret`) a client (JSON: auth_method, grant_types, scope) and
                               returns its id and secret, so each test counts its own requests
   GET  /test/stats?client_id= how many token requests that client made, by grant type
   POST /test/device           approves (approve=1) or denies a user_code, or expires it (expire=1)
@@ -258,6 +258,7 @@ class Validator(BearerTokenValidator):
 
 app = Flask(__name__)
 app.config["OAUTH2_TOKEN_EXPIRES_IN"] = {"client_credentials": 3600, "authorization_code": 3600}
+app.config["OAUTH2_REFRESH_TOKEN_GENERATOR"] = True
 server = AuthorizationServer(app, query_client=query_client, save_token=save_token)
 server.register_grant(AuthorizationCodeGrant, [CodeChallenge(required=True)])
 server.register_grant(RefreshTokenGrant)
@@ -349,6 +350,13 @@ def device_decision():
         else:
             device_grants[user_code] = ("alice", request.form.get("approve") == "1")
     return jsonify(ok=True)
+
+
+# A client registered in advance, so a test can declare `static let auth = OAuth(...)` on a
+# server without registering one first.
+clients["fixed-service"] = Client(
+    "fixed-service", "fixed-secret", "client_secret_basic", ["client_credentials"], "read write", ""
+)
 
 
 @app.get("/health")

@@ -56,7 +56,7 @@ public final class OAuth: AuthenticationMethod, CustomStringConvertible, CustomR
     ///   - onTokensUpdated: Called with every new pair (a login flow, a renewal), before any request uses it.
     ///   - onRefreshFailed: Called once when the server ends the session (`invalid_grant`).
     ///   - now: The clock expiry is judged against; `Date()` by default.
-    public init(
+    public convenience init(
         provider: Provider,
         grant: Grant,
         initialTokens: JWTAuth.TokenPair? = nil,
@@ -64,10 +64,25 @@ public final class OAuth: AuthenticationMethod, CustomStringConvertible, CustomR
         onRefreshFailed: (@Sendable (any Error) async -> Void)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.init(
+            provider: provider, grant: grant, initialTokens: initialTokens, onTokensUpdated: onTokensUpdated,
+            onRefreshFailed: onRefreshFailed, now: now, sleep: OAuthClient.realSleep)
+    }
+
+    /// The method with the device flow's waits replaced (tests record them instead of waiting).
+    init(
+        provider: Provider,
+        grant: Grant,
+        initialTokens: JWTAuth.TokenPair?,
+        onTokensUpdated: (@Sendable (JWTAuth.TokenPair) async -> Void)?,
+        onRefreshFailed: (@Sendable (any Error) async -> Void)?,
+        now: @escaping @Sendable () -> Date,
+        sleep: @escaping @Sendable (TimeInterval) async throws -> Void
+    ) {
         self.provider = provider
         self.grant = grant
         self.onTokensUpdated = onTokensUpdated
-        let client = OAuthClient(provider: provider, grant: grant, now: now)
+        let client = OAuthClient(provider: provider, grant: grant, now: now, sleep: sleep)
         self.client = client
         self.jwt = JWTAuth(
             initialTokens: initialTokens ?? OAuthClient.placeholder(for: grant),

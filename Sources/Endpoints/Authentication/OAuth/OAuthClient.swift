@@ -27,9 +27,7 @@ final class OAuthClient: Sendable {
         provider: OAuth.Provider,
         grant: OAuth.Grant,
         now: @escaping @Sendable () -> Date,
-        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = { seconds in
-            try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
-        },
+        sleep: @escaping @Sendable (TimeInterval) async throws -> Void = OAuthClient.realSleep,
         transport: any HTTPTransport = URLSessionTransport(session: .shared)
     ) {
         self.provider = provider
@@ -37,6 +35,11 @@ final class OAuthClient: Sendable {
         self.now = now
         self.sleep = sleep
         self.transport = transport
+    }
+
+    /// Waits `seconds` (cancellable).
+    static let realSleep: @Sendable (TimeInterval) async throws -> Void = { seconds in
+        try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
     }
 
     /// What a grant starts with before any token exists: an expired, empty pair that makes the
