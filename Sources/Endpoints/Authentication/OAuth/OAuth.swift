@@ -37,7 +37,7 @@ import Foundation
 /// output; descriptions and mirrors redact them too. Mocks answer endpoints before
 /// authentication, so a mocked request never reaches the token endpoint.
 ///
-/// See <doc:OAuth> for each grant.
+/// See <doc:OAuthGuide> for each grant.
 public final class OAuth: AuthenticationMethod, CustomStringConvertible, CustomReflectable {
     let provider: Provider
     let grant: Grant
