@@ -39,7 +39,8 @@ extension OAuth {
                 reason: "the device authorization response lacks device_code, user_code or verification_uri")
         }
         var interval = 5
-        if case .integer(let given)? = fields["interval"], (0...3600).contains(given) { interval = given }
+        // At least a second apart, even if the server says 0; an absurd interval falls back to 5 s.
+        if case .integer(let given)? = fields["interval"], (0...3600).contains(given) { interval = max(1, given) }
         var deadline = Date.distantFuture
         if case .integer(let seconds)? = fields["expires_in"], seconds >= 0 {
             deadline = client.now().addingTimeInterval(TimeInterval(seconds))

@@ -83,6 +83,8 @@ public final class OAuth: AuthenticationMethod, CustomStringConvertible, CustomR
         self.grant = grant
         self.onTokensUpdated = onTokensUpdated
         let client = OAuthClient(provider: provider, grant: grant, now: now, sleep: sleep)
+        // Restored tokens were granted what the grant asks for, as far as this run knows.
+        if initialTokens != nil { client.state.withLock { $0.grantedScopes = grant.scopes } }
         self.client = client
         self.jwt = JWTAuth(
             initialTokens: initialTokens ?? OAuthClient.placeholder(for: grant),
@@ -99,7 +101,7 @@ public final class OAuth: AuthenticationMethod, CustomStringConvertible, CustomR
     }
 
     /// The scopes the server granted with the current tokens (its `scope`, or those the grant
-    /// asked for when it did not say); empty before sign-in.
+    /// asked for when it did not say, or for `initialTokens`); empty before sign-in.
     public var grantedScopes: [String] { tokens == nil ? [] : client.grantedScopes }
 
     /// Forgets the tokens and, when the provider has a `revocationURL`, revokes them (RFC 7009):
@@ -108,7 +110,11 @@ public final class OAuth: AuthenticationMethod, CustomStringConvertible, CustomR
     public func logOut() async {
         let tokens = jwt.tokens
         await jwt.clearTokens()
-        if let placeholder = OAuthClient.placeholder(for: grant) { await jwt.setTokens(placeholder) }
+        // A service signs itself in again on its next request; a user's session (even one started
+        // from a saved refresh token, now revoked) stays signed out.
+        if case .clientCredentials = grant, let placeholder = OAuthClient.placeholder(for: grant) {
+            await jwt.setTokens(placeholder)
+        }
         client.forgetScopes()
         guard let tokens, !tokens.accessToken.isEmpty || !tokens.refreshToken.isEmpty else { return }
         if !tokens.refreshToken.isEmpty { try? await client.revoke(tokens.refreshToken, hint: "refresh_token") }

@@ -41,6 +41,13 @@ struct OAuthAuthlibTests {
         clock.advance(3600)  // Authlib's tokens last 3600 s: within the 30 s leeway now.
         _ = try await resource(auth)
         #expect(try await Authlib.tokenRequests(client) == ["client_credentials": 2])
+
+        // Logging out revokes the token; a service signs in again on its next request.
+        let revoked = try #require(auth.tokens?.accessToken)
+        await auth.logOut()
+        #expect(try await Authlib.resourceStatus(with: revoked) == 401)
+        _ = try await resource(auth)
+        #expect(try await Authlib.tokenRequests(client) == ["client_credentials": 3])
     }
 
     @Test func aServerDeclaresItAsAStaticLetAndAdHocRequestsUseIt() async throws {
@@ -211,6 +218,11 @@ struct OAuthAuthlibTests {
         #expect(try await Authlib.resourceStatus(with: tokens.accessToken) == 401)
         let revived = OAuth.testing(client.provider(), .refreshToken(tokens.refreshToken))
         await #expect(throws: AuthlibResource.TaskError.self) { try await resource(revived) }
+
+        // Signed out for good: a request fails without a token request.
+        let before = try await Authlib.tokenRequests(client)
+        await #expect(throws: AuthlibResource.TaskError.self) { try await resource(auth) }
+        #expect(try await Authlib.tokenRequests(client) == before)
     }
 
     @Test func aWrongSecretIsAConfigurationErrorThatSaysSo() async throws {
