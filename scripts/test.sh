@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on a fresh machine: installs httpbin from PyPI into a local virtual
-# environment (.venv-httpbin) for the interop suite, starts it on loopback, runs `swift test`,
-# stops it; then checks that calling endpointTask with an authenticated endpoint does not compile,
+# environment (.venv-httpbin) for the interop suite, and Authlib and Flask into another
+# (.venv-authlib) for the OAuth suite, starts both on loopback, runs `swift test`, stops them;
+# then checks that calling endpointTask with an authenticated endpoint does not compile,
 # that Endpoints 0.4 spellings which changed meaning fail to compile with a message, and that every
 # README and DocC sample compiles as printed and is covered by a test.
 #
@@ -30,9 +31,9 @@ check() {
 }
 
 if [ $# -gt 0 ]; then
-    check "swift test $*" scripts/httpbin.sh run swift test "$@"
+    check "swift test $*" scripts/httpbin.sh run scripts/authlib.sh run swift test "$@"
 else
-    check "swift test (all but the stress suite)" scripts/httpbin.sh run swift test --skip EndpointsStressTests
+    check "swift test (all but the stress suite)" scripts/httpbin.sh run scripts/authlib.sh run swift test --skip EndpointsStressTests
     check "swift test (the stress suite)" swift test --skip-build --filter EndpointsStressTests
 fi
 check "compile-failure check" scripts/check-compile-failure.sh

@@ -10,8 +10,11 @@ import Foundation
 /// - `GET /me`, `GET /items?page=&perPage=`, `GET /users/{id}` → need a live access token,
 ///   else 401 `{"code": 401, "message": "…"}`; unknown users are 404.
 /// - `GET /status` → 503 with `Retry-After: 1` every other call, else 200.
+/// - `POST /oauth/token` → an OAuth 2.0 token endpoint for the client credentials grant of the
+///   client `demo-service` (`client_secret_basic`); its access tokens work on `/me`.
 final class DemoService: Sendable {
     static let password = "correct horse battery staple"
+    static let clientSecret = "demo-client-secret"
 
     let http: TestServer
     let tokenLifetime: TimeInterval
@@ -57,6 +60,15 @@ final class DemoService: Sendable {
                 return .json(raw: #"{"code":404,"message":"no such user"}"#, status: 404)
             }
             return .json(Profile(id: 1, name: "Ada Lovelace (\(name))", email: "ada@example.com"))
+        }
+        http.route("/oauth/token") { request in
+            let client = "Basic " + Data("demo-service:\(DemoService.clientSecret)".utf8).base64EncodedString()
+            guard request.header("Authorization") == client,
+                String(decoding: request.body, as: UTF8.self).hasPrefix("grant_type=client_credentials")
+            else { return .json(raw: #"{"error":"invalid_client"}"#, status: 401) }
+            let access = state.issue(lifetime: 3600, prefix: name).accessToken
+            return .json(
+                raw: #"{"access_token":"\#(access)","token_type":"Bearer","expires_in":3600,"scope":"profile"}"#)
         }
         http.route("/version") { _ in .json(["status": "1.0"]) }
         http.route("/ticks") { _ in

@@ -33,6 +33,7 @@ enum Demo {
         try await MockSection.run(tour, client: client)
         try await StreamingSection.run(tour)
         try await AdHocSection.run(tour, client: client)
+        try await OAuthSection.run(tour)
 
         transcript.plain("\nDone: every section above went through the same pipeline, over real loopback HTTP.")
     }

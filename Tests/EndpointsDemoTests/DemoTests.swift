@@ -74,12 +74,16 @@ import Testing
             "9. An ad-hoc request",
             #"GET version (Request<Status>.get(…).map(\.status)) → "1.0""#,
             #"→ .errorResponse, status 404, body ApiError(code: 404, message: "no such user")"#,
+            "10. OAuth 2.0: client credentials",
+            #"5 × GET me → 5 profiles; token requests: 1; granted scopes: ["profile"]"#,
+            "clientSecret: <redacted>",
         ]
         for part in expected {
             #expect(has(report, part), "missing from the transcript: \(part)")
         }
         // The secrets never reach the transcript.
         #expect(!has(report, DemoService.password))
+        #expect(!has(report, DemoService.clientSecret))
         #expect(!has(report, "-access-") && !has(report, "-refresh-"))
     }
 

@@ -1,0 +1,163 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// OAuth 2.0 (RFC 6749): the method speaks the authorization server's token endpoint itself and
+/// sends `Authorization: Bearer <access token>`.
+///
+/// ```swift
+/// struct ReportsServer: ServerDefinition {
+///     static let auth = OAuth(
+///         provider: OAuth.Provider(
+///             tokenURL: URL(string: "https://auth.example.com/oauth/token")!,
+///             clientID: "reports-service",
+///             clientSecret: secret
+///         ),
+///         grant: .clientCredentials(scopes: ["reports:read"])
+///     )
+///     ...
+/// }
+/// ```
+///
+/// Renewal is ``JWTAuth``'s, with the same guarantees: one token request however many requests
+/// find the token expired (within 30 s of `expires_in`) or rejected; results that
+/// ``logOut()`` made stale are discarded; `onTokensUpdated` sees new tokens before any request
+/// uses them; a refresh token the server rotates is replaced before the next renewal uses it; a
+/// transient failure (``OAuthError/unavailable(reason:)``) keeps the tokens; `invalid_grant`
+/// ends the session once (the tokens are dropped and `onRefreshFailed` runs); sending a request
+/// authenticated by this method from `onTokensUpdated` fails with ``RefreshReentrancyError``.
+///
+/// An answer the library cannot use (not JSON, no `access_token`, a `token_type` other than
+/// Bearer, an `expires_in` that is not a whole number of seconds from 0 to 2³¹−1, a token with
+/// CR, LF or a byte outside visible ASCII) fails with ``OAuthError/invalidResponse(reason:)``
+/// and nothing is sent with it. Token requests go straight to the transport, past any
+/// middleware, so the client secret, codes, verifiers and tokens never reach a log or cURL
+/// output; descriptions and mirrors redact them too. Mocks answer endpoints before
+/// authentication, so a mocked request never reaches the token endpoint.
+///
+/// See <doc:OAuthGuide> for each grant.
+public final class OAuth: AuthenticationMethod, CustomStringConvertible, CustomReflectable {
+    let provider: Provider
+    let grant: Grant
+    let client: OAuthClient
+    /// The refresh machinery: its refresh handler is ``OAuthClient/renew(_:)``.
+    let jwt: JWTAuth
+    let onTokensUpdated: (@Sendable (JWTAuth.TokenPair) async -> Void)?
+
+    /// Creates the method.
+    ///
+    /// - Parameters:
+    ///   - provider: The authorization server and this client's registration.
+    ///   - grant: How the first tokens are obtained.
+    ///   - initialTokens: Tokens saved by `onTokensUpdated` in an earlier run; `nil` to start signed out
+    ///     (client credentials and a refresh token grant then fetch tokens on the first request).
+    ///   - onTokensUpdated: Called with every new pair (a login flow, a renewal), before any request uses it.
+    ///   - onRefreshFailed: Called once when the server ends the session (`invalid_grant`).
+    ///   - now: The clock expiry is judged against; `Date()` by default.
+    public convenience init(
+        provider: Provider,
+        grant: Grant,
+        initialTokens: JWTAuth.TokenPair? = nil,
+        onTokensUpdated: (@Sendable (JWTAuth.TokenPair) async -> Void)? = nil,
+        onRefreshFailed: (@Sendable (any Error) async -> Void)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.init(
+            provider: provider, grant: grant, initialTokens: initialTokens, onTokensUpdated: onTokensUpdated,
+            onRefreshFailed: onRefreshFailed, now: now, sleep: OAuthClient.realSleep)
+    }
+
+    /// The method with the device flow's waits replaced (tests record them instead of waiting).
+    init(
+        provider: Provider,
+        grant: Grant,
+        initialTokens: JWTAuth.TokenPair?,
+        onTokensUpdated: (@Sendable (JWTAuth.TokenPair) async -> Void)?,
+        onRefreshFailed: (@Sendable (any Error) async -> Void)?,
+        now: @escaping @Sendable () -> Date,
+        sleep: @escaping @Sendable (TimeInterval) async throws -> Void
+    ) {
+        self.provider = provider
+        self.grant = grant
+        self.onTokensUpdated = onTokensUpdated
+        let client = OAuthClient(provider: provider, grant: grant, now: now, sleep: sleep)
+        // Restored tokens were granted what the grant asks for, as far as this run knows.
+        if initialTokens != nil { client.state.withLock { $0.grantedScopes = grant.scopes } }
+        self.client = client
+        self.jwt = JWTAuth(
+            initialTokens: initialTokens ?? OAuthClient.placeholder(for: grant),
+            refreshHandler: { refreshToken in try await client.renew(refreshToken) },
+            onTokensUpdated: onTokensUpdated,
+            onRefreshFailed: onRefreshFailed,
+            now: now
+        )
+    }
+
+    /// The current tokens; `nil` before sign-in, after ``logOut()`` or after the session ended.
+    public var tokens: JWTAuth.TokenPair? {
+        jwt.tokens.flatMap { $0.accessToken.isEmpty ? nil : $0 }
+    }
+
+    /// The scopes the server granted with the current tokens (its `scope`, or those the grant
+    /// asked for when it did not say, or for `initialTokens`); empty before sign-in.
+    public var grantedScopes: [String] { tokens == nil ? [] : client.grantedScopes }
+
+    /// Forgets the tokens and, when the provider has a `revocationURL`, revokes them (RFC 7009):
+    /// the refresh token, which ends the grant, then the access token. Revocation is best effort:
+    /// the tokens are forgotten first, whatever the server answers.
+    public func logOut() async {
+        let tokens = jwt.tokens
+        await jwt.clearTokens()
+        // A service signs itself in again on its next request; a user's session (even one started
+        // from a saved refresh token, now revoked) stays signed out.
+        if case .clientCredentials = grant, let placeholder = OAuthClient.placeholder(for: grant) {
+            await jwt.setTokens(placeholder)
+        }
+        client.forgetScopes()
+        guard let tokens, !tokens.accessToken.isEmpty || !tokens.refreshToken.isEmpty else { return }
+        if !tokens.refreshToken.isEmpty { try? await client.revoke(tokens.refreshToken, hint: "refresh_token") }
+        if !tokens.accessToken.isEmpty { try? await client.revoke(tokens.accessToken, hint: "access_token") }
+    }
+
+    /// Installs tokens a login flow obtained: `onTokensUpdated` sees them before any request does.
+    func install(_ tokens: JWTAuth.TokenPair) async {
+        if let onTokensUpdated { await onTokensUpdated(tokens) }
+        await jwt.setTokens(tokens)
+    }
+
+    /// Returns `request` with `Authorization: Bearer <access token>`, fetching or renewing the
+    /// tokens first when they are missing (client credentials), expired or about to expire.
+    public func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest {
+        try await jwt.authenticate(request: request)
+    }
+
+    /// Whether `response` is a 401 to a request this method authenticated.
+    public func shouldReauthenticate(for request: URLRequest, response: HTTPURLResponse) -> Bool {
+        jwt.shouldReauthenticate(for: request, response: response)
+    }
+
+    /// Renews the tokens after `request` was rejected, joining a renewal in flight.
+    public func reauthenticate(after request: URLRequest) async throws(AuthenticationError) {
+        try await jwt.reauthenticate(after: request)
+    }
+
+    /// `request` with the current access token when a renewal replaced the one it carries.
+    public func updatedCredentials(for request: URLRequest) -> URLRequest? {
+        jwt.updatedCredentials(for: request)
+    }
+
+    /// The provider and grant, and whether tokens are set; never a secret or a token.
+    public var description: String {
+        "OAuth(provider: \(provider), grant: \(grant), tokens: \(tokens == nil ? "none" : "set"))"
+    }
+
+    /// A mirror without secrets or tokens, so `dump` does not print them.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: ["provider": provider, "grant": grant, "tokens": tokens as Any, "grantedScopes": grantedScopes]
+        )
+    }
+}
