@@ -38,7 +38,7 @@ import Foundation
 /// authentication, so a mocked request never reaches the token endpoint.
 ///
 /// See <doc:OAuthGuide> for each grant.
-public final class OAuth: AuthenticationMethod, CustomStringConvertible, CustomReflectable {
+public final class OAuth: AuthenticationMethod, CredentialUpdating, CustomStringConvertible, CustomReflectable {
     let provider: Provider
     let grant: Grant
     let client: OAuthClient
@@ -144,7 +144,7 @@ public final class OAuth: AuthenticationMethod, CustomStringConvertible, CustomR
     }
 
     /// `request` with the current access token when a renewal replaced the one it carries.
-    public func updatedCredentials(for request: URLRequest) -> URLRequest? {
+    func updatedCredentials(for request: URLRequest) -> URLRequest? {
         jwt.updatedCredentials(for: request)
     }
 
