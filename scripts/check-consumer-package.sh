@@ -3,7 +3,7 @@
 # (the ```swift block that starts with `// swift-tools-version`), replaces its
 # `.package(url: …)` with this checkout (`.package(name: "Endpoints", path: …)`), adds an app target
 # that imports Endpoints and sends an endpoint, and a test target that imports EndpointsMocking
-# (and the other products the manifest lists) and mocks it, then builds the app and its tests.
+# and mocks it, then builds the app and its tests and runs the test.
 #
 # The throwaway package lives in a temporary directory; the build goes to .build/consumer (or
 # $CONSUMER_SCRATCH), so a second run only rebuilds what changed.
@@ -68,11 +68,15 @@ import Testing
 @testable import $app
 
 @Test func greetingIsMocked() async throws {
-    try await withMock(Greeting.self, action: .return(.init(text: "hello"))) {
-        #expect(try await greet() == "hello")
+    let text = try await withMock(Greeting.self, action: .return(.init(text: "hello"))) {
+        try await greet()
     }
+    #expect(text == "hello")
 }
 EOF
 
 echo "consumer package: $package (the README's manifest, Endpoints at $root); build: $scratch"
 swift build --build-tests --package-path "$package" --scratch-path "$scratch"
+# And the consumer's test passes: the mock answers through the library's pipeline.
+swift test --skip-build --package-path "$package" --scratch-path "$scratch" 2>&1 | tail -n 3
+test "${PIPESTATUS[0]}" -eq 0
