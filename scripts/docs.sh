@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Builds the DocC catalogs of Endpoints, EndpointsMocking and EndpointsTestServer with the
-# toolchain's docc and fails on any warning (a broken symbol link, a missing article).
+# toolchain's docc and fails on any warning (a broken symbol link, a missing article), then merges
+# the three archives into one static site (docc merge; the archives are transformed for static
+# hosting, docc's default) for serving at a web server's root: .build/docs-site, or the second
+# argument. scripts/check-docs-site.sh loads it in a headless browser.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-.build/docs}"
+site="${2:-.build/docs-site}"
 mkdir -p "$out"
 scratch=.build/docs-build
 # Extraction fails for the synthesized test-discovery module; only the library graphs matter.
@@ -25,4 +29,8 @@ for module in Endpoints EndpointsMocking EndpointsTestServer; do
     fi
     echo "docc: $module → $out/$module.doccarchive"
 done
-exit $status
+[ $status -eq 0 ] || exit $status
+rm -rf "$site"
+docc merge "$out"/Endpoints.doccarchive "$out"/EndpointsMocking.doccarchive "$out"/EndpointsTestServer.doccarchive \
+    --synthesized-landing-page-name Endpoints --output-path "$site" >/dev/null
+echo "docc: the documentation site → $site (the landing page is documentation/endpoints)"

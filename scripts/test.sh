@@ -4,7 +4,8 @@
 # (.venv-authlib) for the OAuth suite, starts both on loopback, runs `swift test`, stops them;
 # then checks that calling endpointTask with an authenticated endpoint does not compile,
 # that Endpoints 0.4 spellings which changed meaning fail to compile with a message, and that every
-# README and DocC sample compiles as printed and is covered by a test.
+# README and DocC sample compiles as printed and is covered by a test, and that the README's
+# Package.swift builds as a consumer package against this checkout.
 #
 # The stress suite (thousands of requests at 64 in flight) runs on its own after the rest, so its
 # load does not starve the other tests' servers and timers on a 2-core machine.
@@ -39,6 +40,7 @@ fi
 check "compile-failure check" scripts/check-compile-failure.sh
 check "0.4 migration diagnostics" scripts/check-migration-compile-errors.sh
 check "README and DocC samples" python3 scripts/check-readme-samples.py
+check "the README's Package.swift as a consumer package" scripts/check-consumer-package.sh
 
 echo "== summary"
 printf '%s\n' "${results[@]}"
