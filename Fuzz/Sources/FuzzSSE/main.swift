@@ -131,7 +131,7 @@ func chunked(
     reconnectionTime: Int? = nil
 ) -> [ServerSentEvent] {
     let data = Data(bytes)
-    let decoder = StreamDecoder<ServerSentEvent>.events(parser) { $0 }
+    let decoder = StreamDecoder<ServerSentEvent>.events(parser)
     var events: [ServerSentEvent] = []
     var offset = 0
     var step = 0

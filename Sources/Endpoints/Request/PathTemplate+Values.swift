@@ -1,24 +1,24 @@
 extension PathTemplate.StringInterpolation where T == Void {
-    /// Creates an empty interpolation for an ad-hoc request's path.
+    /// Creates an empty interpolation for a path of `Void` components (an ad-hoc request's).
     ///
     /// The generic initializer, compiled for `Void`: an ad-hoc request's path is made each time
     /// the request is, and the generic one looks up its types at run time on every call.
-    public init(literalCapacity: Int, interpolationCount: Int) {
+    init(literalCapacity: Int, interpolationCount: Int) {
         reserve(interpolationCount: interpolationCount)
     }
 
-    /// Appends fixed path text to an ad-hoc request's path: the generic method, compiled for `Void`.
-    public mutating func appendLiteral(_ literal: String) {
+    /// Appends fixed path text: the generic method, compiled for `Void`.
+    mutating func appendLiteral(_ literal: String) {
         append(literal: literal)
     }
 
-    /// Appends `value` as one path segment of an ``AdHocRequest``'s path: `"users/\(id)/posts"`.
+    /// Appends `text` as one path segment of an ``AdHocRequest``'s path (`"users/\(id)/posts"`).
     ///
     /// The value is percent-encoded as an endpoint's path values are (`a/b` → `a%2Fb`), so it can
     /// never change the shape of the path, and is a segment of its own. A `nil` value is left out;
     /// an empty, `.` or `..` value fails the request with ``EndpointError/invalidPathValue(_:value:)``,
     /// naming it by its place, e.g. `{1}` for the first value.
-    public mutating func appendInterpolation<U: ParameterRepresentable>(_ value: U) {
+    mutating func appendSegment(_ text: String?) {
         var place = 1
         for piece in pieces {
             switch piece {
@@ -26,7 +26,6 @@ extension PathTemplate.StringInterpolation where T == Void {
             case .value, .segment: place += 1
             }
         }
-        // A segment of its own, as an endpoint's path values are (`"users/\(id)/posts"`).
-        pieces.append(.segment(place: place, text: value.parameterValue))
+        pieces.append(.segment(place: place, text: text))
     }
 }
