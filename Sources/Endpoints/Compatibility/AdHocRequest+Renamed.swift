@@ -6,7 +6,8 @@ import Foundation
 
 // The ad-hoc constructors that took an absolute URL as a `String`, from before each method had one
 // constructor taking a `RequestTarget`. A string literal is a `RequestTarget` and picks the new
-// constructor (these are disfavoured); a URL held in a `String` variable lands here, with a warning.
+// constructor (these are disfavoured, and take no content closure, so that a literal with one
+// cannot land here); a URL held in a `String` variable lands here, with a warning.
 
 extension AdHocRequest {
     /// A request to an absolute URL held in a `String`.
@@ -16,36 +17,27 @@ extension AdHocRequest {
         _ method: Method,
         _ url: String,
         body: (any Encodable & Sendable)? = nil,
-        encoder: (any EncoderType & Sendable)? = nil,
-        @ContentBuilder<Void, Void> _ content: () -> ContentBuilder<Void, Void>.Component = {
-            ContentBuilder.buildBlock()
-        }
+        encoder: (any EncoderType & Sendable)? = nil
     ) -> Self {
-        request(method, RequestTarget(url), body: body, encoder: encoder, content)
+        request(method, RequestTarget(url), body: body, encoder: encoder)
     }
 
     /// A request to an absolute URL held in a `String`.
     @_disfavoredOverload
     @available(*, deprecated, message: "Pass RequestTarget(url) instead: .get(RequestTarget(url)).")
     public static func get(
-        _ url: String,
-        @ContentBuilder<Void, Void> _ content: () -> ContentBuilder<Void, Void>.Component = {
-            ContentBuilder.buildBlock()
-        }
+        _ url: String
     ) -> Self {
-        get(RequestTarget(url), content)
+        get(RequestTarget(url))
     }
 
     /// A request to an absolute URL held in a `String`.
     @_disfavoredOverload
     @available(*, deprecated, message: "Pass RequestTarget(url) instead: .delete(RequestTarget(url)).")
     public static func delete(
-        _ url: String,
-        @ContentBuilder<Void, Void> _ content: () -> ContentBuilder<Void, Void>.Component = {
-            ContentBuilder.buildBlock()
-        }
+        _ url: String
     ) -> Self {
-        delete(RequestTarget(url), content)
+        delete(RequestTarget(url))
     }
 
     /// A request to an absolute URL held in a `String`.
@@ -54,12 +46,9 @@ extension AdHocRequest {
     public static func post(
         _ url: String,
         body: (any Encodable & Sendable)? = nil,
-        encoder: (any EncoderType & Sendable)? = nil,
-        @ContentBuilder<Void, Void> _ content: () -> ContentBuilder<Void, Void>.Component = {
-            ContentBuilder.buildBlock()
-        }
+        encoder: (any EncoderType & Sendable)? = nil
     ) -> Self {
-        post(RequestTarget(url), body: body, encoder: encoder, content)
+        post(RequestTarget(url), body: body, encoder: encoder)
     }
 
     /// A request to an absolute URL held in a `String`.
@@ -68,12 +57,9 @@ extension AdHocRequest {
     public static func put(
         _ url: String,
         body: (any Encodable & Sendable)? = nil,
-        encoder: (any EncoderType & Sendable)? = nil,
-        @ContentBuilder<Void, Void> _ content: () -> ContentBuilder<Void, Void>.Component = {
-            ContentBuilder.buildBlock()
-        }
+        encoder: (any EncoderType & Sendable)? = nil
     ) -> Self {
-        put(RequestTarget(url), body: body, encoder: encoder, content)
+        put(RequestTarget(url), body: body, encoder: encoder)
     }
 
     /// A request to an absolute URL held in a `String`.
@@ -82,11 +68,8 @@ extension AdHocRequest {
     public static func patch(
         _ url: String,
         body: (any Encodable & Sendable)? = nil,
-        encoder: (any EncoderType & Sendable)? = nil,
-        @ContentBuilder<Void, Void> _ content: () -> ContentBuilder<Void, Void>.Component = {
-            ContentBuilder.buildBlock()
-        }
+        encoder: (any EncoderType & Sendable)? = nil
     ) -> Self {
-        patch(RequestTarget(url), body: body, encoder: encoder, content)
+        patch(RequestTarget(url), body: body, encoder: encoder)
     }
 }

@@ -159,7 +159,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
     }
 
     /// Ends the transfer early: the body is no longer wanted.
-    func cancel() {
+    public func cancel() {
         reader.buffer.terminate()
     }
 

@@ -50,7 +50,7 @@ import Testing
         server.route("/ticks") { _ in .streamed([event], contentType: "text/event-stream", then: .stall) }
         let meter = Meter("meter")
         try await Loopback.$baseURL.withValue(server.baseURL) {
-            let stream = try await URLSession.shared.eventValues(for: TickStream("ticks"), middleware: [meter])
+            let stream = try await URLSession.shared.bytes(for: TickStream("ticks"), middleware: [meter]).events.values
             #expect(meter.entries == ["meter head 200 0"])
             for try await tick in stream {
                 #expect(tick == Tick(n: 1, text: nil))
@@ -69,7 +69,7 @@ import Testing
         let ticks = try await Loopback.$baseURL.withValue(server.baseURL) {
             var ticks: [Tick] = []
             for try await tick in try await EndpointClient(session: .shared, middleware: [meter])
-                .lines(for: TickStream("lines"))
+                .bytes(for: TickStream("lines")).lines
             {
                 ticks.append(tick)
             }
@@ -93,8 +93,9 @@ import Testing
         let outer = Meter("outer", log: log)
         let inner = Meter("inner", log: log)
         try await Loopback.$baseURL.withValue(server.baseURL) {
-            let stream = try await URLSession.shared.eventValues(
-                for: TickStream("ticks"), middleware: [outer, HeadRecorder(), inner])
+            let stream = try await URLSession.shared.bytes(
+                for: TickStream("ticks"), middleware: [outer, HeadRecorder(), inner]
+            ).events.values
             for try await _ in stream {}
         }
         #expect(
