@@ -90,17 +90,13 @@ public struct EndpointStream<T: Endpoint, Element: Sendable>: AsyncSequence, Sen
 
         /// The next value, or `nil` at the end of the response (of the stream, when it reconnects).
         public mutating func next() async throws(T.TaskError) -> Element? {
-            guard let reconnection, let log else {
-                guard var current = reader else { return nil }
-                defer { reader = current }
-                return try await current.next()
-            }
+            // Read in place: a copy of the reader would share its buffers, each value a copy more.
+            guard let reconnection, let log else { return try await reader?.next() }
             while !finished {
                 if reader == nil { try await connect(reconnection, log) }
-                guard var current = reader else { continue }
+                guard reader != nil else { continue }
                 do {
-                    if let value = try await current.next() {
-                        reader = current
+                    if let value = try await reader?.next() {
                         if log.sawEvent {
                             log.sawEvent = false
                             failures = 0
