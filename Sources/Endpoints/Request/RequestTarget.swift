@@ -12,60 +12,59 @@
 /// `..` value fails the request with ``EndpointError/invalidPathValue(_:value:)``. In an absolute
 /// URL the values are written as they are, as in a `String`.
 public struct RequestTarget: Sendable, ExpressibleByStringInterpolation {
-    /// The text as written, with each value in its place (`nil` for a value that is `nil`).
-    enum Part: Sendable {
-        case literal(String)
-        case value(String?)
-    }
-
-    var parts: [Part]
+    /// The text as written, literals unencoded, each value a segment (`nil` for a value that is
+    /// `nil`): the pieces of the path on a base once its literals are encoded, which most need not be.
+    var pieces: [PathTemplate<Void>.Piece]
 
     /// A target with fixed text only.
     public init(stringLiteral value: String) {
-        parts = [.literal(value)]
+        pieces = value.isEmpty ? [] : [.literal(value)]
     }
 
     /// A URL or path held in a variable; on a base, it is written like literal text (a `/` in it
     /// separates segments).
     public init(_ text: String) {
-        parts = [.literal(text)]
+        self.init(stringLiteral: text)
     }
 
     /// A target from an interpolated string literal.
     public init(stringInterpolation: StringInterpolation) {
-        parts = stringInterpolation.parts
+        pieces = stringInterpolation.pieces
     }
 
     /// Builds a ``RequestTarget`` from a string literal with values interpolated.
     public struct StringInterpolation: StringInterpolationProtocol {
-        var parts: [Part] = []
+        var pieces: [PathTemplate<Void>.Piece] = []
+        private var values = 0
 
         /// Creates an empty interpolation.
         public init(literalCapacity: Int, interpolationCount: Int) {
-            parts.reserveCapacity(interpolationCount * 2 + 1)
+            pieces.reserveCapacity(interpolationCount * 2 + 1)
         }
 
         /// Appends fixed text.
         public mutating func appendLiteral(_ literal: String) {
             guard !literal.isEmpty else { return }
-            parts.append(.literal(literal))
+            pieces.append(.literal(literal))
         }
 
-        /// Appends `value`: one path segment on a base (`"users/\(id)/posts"`), the value as it is
-        /// in an absolute URL.
+        /// Appends `value`: one path segment on a base (`"users/\(id)/posts"`), named `{1}` for the
+        /// first value in errors; the value as it is in an absolute URL.
         public mutating func appendInterpolation<U: ParameterRepresentable>(_ value: U) {
-            parts.append(.value(value.parameterValue))
+            values += 1
+            pieces.append(.segment(place: values, text: value.parameterValue))
         }
     }
 
     /// The absolute URL: the text with each value as it is.
     var absoluteURL: String {
-        if parts.count == 1, case .literal(let text) = parts[0] { return text }
+        if pieces.count == 1, case .literal(let text) = pieces[0] { return text }
         var text = ""
-        for part in parts {
-            switch part {
+        for piece in pieces {
+            switch piece {
             case .literal(let literal): text += literal
-            case .value(let value): text += value ?? ""
+            case .segment(_, let value): text += value ?? ""
+            case .value: break  // not made by a target
             }
         }
         return text
@@ -73,13 +72,13 @@ public struct RequestTarget: Sendable, ExpressibleByStringInterpolation {
 
     /// The path after a base's URL: the text as literal path text, each value a segment of its own.
     var path: PathTemplate<Void> {
-        var interpolation = PathTemplate<Void>.StringInterpolation(literalCapacity: 0, interpolationCount: parts.count)
-        for part in parts {
-            switch part {
-            case .literal(let literal): interpolation.appendLiteral(literal)
-            case .value(let value): interpolation.appendSegment(value)
+        var pieces = pieces
+        // Encoded as an endpoint's path literals are; most need nothing, and the array is shared.
+        for index in pieces.indices {
+            if case .literal(let text) = pieces[index], !PercentEncoding.isPlainLiteralPath(text) {
+                pieces[index] = PathTemplate.literal(text)
             }
         }
-        return PathTemplate(stringInterpolation: interpolation)
+        return PathTemplate(pieces: pieces)
     }
 }
