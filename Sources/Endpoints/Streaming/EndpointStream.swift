@@ -26,8 +26,10 @@ import Foundation
 /// the reading task is `.cancelled` (the transfer stops at once). Leaving the loop early also stops
 /// the transfer.
 ///
-/// A typed mock of the endpoint answers with its value: raw chunks and events read a `Data` mock as
-/// the body, ``values`` and ``lines`` deliver the mocked `Response` itself, once.
+/// An adapter reads the same body: read the stream or one of its adapters, once. A typed mock of
+/// the endpoint answers with its value: raw chunks and events read a `Data` mock as the body (any
+/// other value fails the first read with `.streamError`), ``values`` and ``lines`` deliver the
+/// mocked `Response` itself, once.
 public struct EndpointStream<T: Endpoint, Element: Sendable>: AsyncSequence, Sendable {
     /// The response head: status, headers, URL after redirects (of the first connection, for a
     /// stream that reconnects).
