@@ -126,7 +126,8 @@ enum StreamingBenchmark {
             library.append(
                 try await measure(count) {
                     var seen = 0
-                    for try await _ in try await URLSession.shared.bytes(for: BenchEvents(), environment: environment).events
+                    for try await _ in try await URLSession.shared.bytes(for: BenchEvents(), environment: environment)
+                        .events
                     {
                         seen += 1
                     }

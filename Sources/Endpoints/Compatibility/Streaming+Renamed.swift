@@ -23,7 +23,8 @@ extension EndpointSending {
 
     /// Sends `endpoint` and returns the `data` of each server-sent event decoded as its `Response`.
     @available(
-        *, deprecated, message: "Use bytes(for:).events.values instead: try await client.bytes(for: endpoint).events.values."
+        *, deprecated,
+        message: "Use bytes(for:).events.values instead: try await client.bytes(for: endpoint).events.values."
     )
     public func eventValues<T: Endpoint>(
         for endpoint: T,
@@ -49,7 +50,8 @@ extension EndpointSending {
     /// connection ends; the first connection too is retried after a connection error.
     @available(
         *, deprecated,
-        message: "Use bytes(for:).events.reconnecting(_:) instead: try await client.bytes(for: endpoint).events.reconnecting(.default)."
+        message:
+            "Use bytes(for:).events.reconnecting(_:) instead: try await client.bytes(for: endpoint).events.reconnecting(.default)."
     )
     public func events<T: Endpoint>(
         for endpoint: T,
@@ -69,7 +71,10 @@ extension EndpointSending {
 }
 
 /// Server-sent events that survive dropped connections, sent when first iterated.
-@available(*, deprecated, message: "Use EndpointStream instead: try await client.bytes(for: endpoint).events.reconnecting(.default).")
+@available(
+    *, deprecated,
+    message: "Use EndpointStream instead: try await client.bytes(for: endpoint).events.reconnecting(.default)."
+)
 public struct ReconnectingEventStream<ErrorResponse: Sendable>: AsyncSequence, Sendable {
     let makeNext: @Sendable () -> () async throws(EndpointTaskError<ErrorResponse>) -> ServerSentEvent?
 
@@ -109,7 +114,9 @@ public struct ServerSentEventParser: Sendable {
 }
 
 /// Splits a JSON Lines (NDJSON) stream into its lines, incrementally.
-@available(*, deprecated, message: "Read a response's JSON lines with bytes(for:).lines; the splitter is no longer public.")
+@available(
+    *, deprecated, message: "Read a response's JSON lines with bytes(for:).lines; the splitter is no longer public."
+)
 public struct JSONLinesSplitter: Sendable {
     var splitter = NDJSONSplitter()
 

@@ -54,7 +54,8 @@ extension EndpointSending {
     ) async throws(T.TaskError) -> EndpointStream<T, Data> {
         let client = endpointClient
         let first = try await client.connection(endpoint, environment, auth, middleware, transfer: transfer)
-        return EndpointStream(endpoint: endpoint, first: first, reopen: reopen(endpoint, environment, auth, middleware), format: .bytes)
+        return EndpointStream(
+            endpoint: endpoint, first: first, reopen: reopen(endpoint, environment, auth, middleware), format: .bytes)
     }
 
     /// How a stream of `endpoint` opens again, sending `Last-Event-ID` once there is one.
