@@ -12,7 +12,7 @@ import Foundation
 #endif
 
 // Streaming: a large download to a file (peak RSS above the idle RSS), and server-sent events per
-// second and CPU per event, this library's `events(for:)` against a hand-written
+// second and CPU per event, this library's `bytes(for:).events` against a hand-written
 // URLSessionDataDelegate reader that only counts blank lines, in the same process, alternating.
 
 struct BenchDownload: Endpoint {
@@ -126,7 +126,8 @@ enum StreamingBenchmark {
             library.append(
                 try await measure(count) {
                     var seen = 0
-                    for try await _ in try await URLSession.shared.events(for: BenchEvents(), environment: environment)
+                    for try await _ in try await URLSession.shared.bytes(for: BenchEvents(), environment: environment)
+                        .events
                     {
                         seen += 1
                     }
@@ -142,7 +143,7 @@ enum StreamingBenchmark {
                     best.1 / Double(count) * 1e6))
         }
         print("server-sent events, \(count) events of ~40 bytes, best of 3:")
-        report("events(for:)                 ", library)
+        report("bytes(for:).events           ", library)
         report("hand-written delegate reader ", handWritten)
     }
 
@@ -164,19 +165,19 @@ enum StreamingBenchmark {
             return Double(count) / best
         }
         let parser = time {
-            var parser = ServerSentEventParser()
+            var parser = EventStreamParser()
             return events.reduce(0) { $0 + parser.parse($1).count } + parser.finish().count
         }
         let counter = time { countLines(events, blankOnly: true) }
         let splitter = time {
-            var splitter = JSONLinesSplitter()
+            var splitter = NDJSONSplitter()
             return jsonLines.reduce(0) { $0 + splitter.parse($1).count } + splitter.finish().count
         }
         let lineCounter = time { countLines(jsonLines, blankOnly: false) }
         print("parsers in memory, \(count) values in 16 KiB chunks, best of 5:")
-        print(String(format: "  ServerSentEventParser         %.0f events/s", parser))
+        print(String(format: "  EventStreamParser             %.0f events/s", parser))
         print(String(format: "  hand-written blank-line count %.0f events/s", counter))
-        print(String(format: "  JSONLinesSplitter             %.0f lines/s", splitter))
+        print(String(format: "  NDJSONSplitter                %.0f lines/s", splitter))
         print(String(format: "  hand-written LF count         %.0f lines/s", lineCounter))
     }
 

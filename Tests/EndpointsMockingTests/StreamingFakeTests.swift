@@ -31,7 +31,9 @@ struct RawTicksEndpoint: Endpoint {
         fake.register(.get, "/ticks", .events(events, pause: 0.01))
         let received = try await withFakeTransport(fake) {
             var received: [ServerSentEvent] = []
-            for try await event in try await URLSession.shared.events(for: TicksEndpoint()) { received.append(event) }
+            for try await event in try await URLSession.shared.bytes(for: TicksEndpoint()).events {
+                received.append(event)
+            }
             return received
         }
         #expect(received == events)
@@ -45,7 +47,7 @@ struct RawTicksEndpoint: Endpoint {
         await withFakeTransport(fake) {
             var values: [Int] = []
             let error = await #expect(throws: TicksEndpoint.TaskError.self) {
-                for try await value in try await URLSession.shared.lines(for: TicksEndpoint()) {
+                for try await value in try await URLSession.shared.bytes(for: TicksEndpoint()).lines {
                     values.append(value.n)
                 }
             }
@@ -66,7 +68,7 @@ struct RawTicksEndpoint: Endpoint {
             fake.register(.get, "/ticks", .streamed([Data(bytes[..<split]), Data(bytes[split...])]))
             let values = try await withFakeTransport(fake) {
                 var values: [Int] = []
-                for try await value in try await URLSession.shared.eventValues(for: TicksEndpoint()) {
+                for try await value in try await URLSession.shared.bytes(for: TicksEndpoint()).events.values {
                     values.append(value.n)
                 }
                 return values
@@ -85,7 +87,9 @@ struct RawTicksEndpoint: Endpoint {
     @Test func aTypedMockAnswersAStreamOfOneValue() async throws {
         let values = try await withMock(TicksEndpoint.self, action: .return(.init(n: 9))) {
             var values: [Int] = []
-            for try await value in try await URLSession.shared.lines(for: TicksEndpoint()) { values.append(value.n) }
+            for try await value in try await URLSession.shared.bytes(for: TicksEndpoint()).lines {
+                values.append(value.n)
+            }
             return values
         }
         #expect(values == [9])
@@ -95,7 +99,7 @@ struct RawTicksEndpoint: Endpoint {
         let body = Data("data: one\n\ndata: two\n\n".utf8)
         let events = try await withMock(RawTicksEndpoint.self, action: .return(body)) {
             var events: [String] = []
-            for try await event in try await URLSession.shared.events(for: RawTicksEndpoint()) {
+            for try await event in try await URLSession.shared.bytes(for: RawTicksEndpoint()).events {
                 events.append(event.data)
             }
             return events
@@ -107,7 +111,9 @@ struct RawTicksEndpoint: Endpoint {
         let body = Data("id: 1\ndata: one\n\ndata: two\n\n".utf8)
         let events = try await withMock(RawTicksEndpoint.self, action: .return(body)) {
             var events: [String] = []
-            for try await event in URLSession.shared.events(for: RawTicksEndpoint(), reconnecting: .default) {
+            for try await event in try await URLSession.shared.bytes(for: RawTicksEndpoint()).events.reconnecting(
+                .default)
+            {
                 events.append(event.data)
             }
             return events

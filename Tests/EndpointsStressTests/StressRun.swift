@@ -242,7 +242,7 @@ private func send(
         do throws(StressStreamed.TaskError) {
             let stream =
                 id.isMultiple(of: 2)
-                ? try await session.lines(for: endpoint) : try await session.eventValues(for: endpoint)
+                ? try await session.bytes(for: endpoint).lines : try await session.bytes(for: endpoint).events.values
             var items: [StressItem] = []
             for try await item in stream { items.append(item) }
             let expected = StressServer.streamItems(id)

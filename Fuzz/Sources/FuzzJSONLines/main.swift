@@ -60,22 +60,22 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         require(!line.contains(0x0A), "LF in \(describe([line]))")
         require(line.contains(where: { $0 != 0x20 && $0 != 0x09 }), "blank line \(describe([line]))")
     }
-    var whole = JSONLinesSplitter()
+    var whole = NDJSONSplitter()
     let wholeLines = whole.parse(bytes) + whole.finish()
     require(wholeLines == expected, "whole: \(describe(wholeLines)), expected \(describe(expected))")
 
-    var single = JSONLinesSplitter()
+    var single = NDJSONSplitter()
     var singleLines: [Data] = []
     for byte in bytes { singleLines += single.parse(CollectionOfOne(byte)) }
     singleLines += single.finish()
     require(singleLines == expected, "byte by byte: \(describe(singleLines))")
 
     let split = bytes.isEmpty ? 0 : Int(splitByte) * 4 % (bytes.count + 1)
-    var two = JSONLinesSplitter()
+    var two = NDJSONSplitter()
     let twoLines = two.parse(bytes[..<split]) + two.parse(bytes[split...]) + two.finish()
     require(twoLines == expected, "split at \(split): \(describe(twoLines))")
 
-    var splitter = JSONLinesSplitter()
+    var splitter = NDJSONSplitter()
     let lines = chunked(
         bytes, sizes: chunkSizes, checkedStep: Int(flags >> 4) + 1,
         check: { (lines: [Data], end: Int) in

@@ -107,7 +107,7 @@ func describe(_ events: [ServerSentEvent]) -> String {
 
 /// Requires `parser`'s events and state to be `expected`.
 func requireSame(
-    _ events: [ServerSentEvent], _ parser: ServerSentEventParser, _ expected: Expected, _ how: @autoclosure () -> String
+    _ events: [ServerSentEvent], _ parser: EventStreamParser, _ expected: Expected, _ how: @autoclosure () -> String
 ) {
     require(same(events, expected.events), "\(how()): \(describe(events)), expected \(describe(expected.events))")
     require(
@@ -127,11 +127,11 @@ func delivered(_ step: StreamDecoder<ServerSentEvent>.Step) -> [ServerSentEvent]
 /// as `Data` slices through the pipeline's decoder, checking after chunk number `checkedStep` (if
 /// any) that exactly the events completed so far came out.
 func chunked(
-    _ bytes: [UInt8], sizes: [Int], parser: ServerSentEventParser, checkedStep: Int? = nil, lastEventID: String = "",
+    _ bytes: [UInt8], sizes: [Int], parser: EventStreamParser, checkedStep: Int? = nil, lastEventID: String = "",
     reconnectionTime: Int? = nil
 ) -> [ServerSentEvent] {
     let data = Data(bytes)
-    let decoder = StreamDecoder<ServerSentEvent>.events(parser) { $0 }
+    let decoder = StreamDecoder<ServerSentEvent>.events(parser)
     var events: [ServerSentEvent] = []
     var offset = 0
     var step = 0
@@ -163,7 +163,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let expected = reference(bytes, unterminated: unterminated)
 
     // Whole.
-    var whole = ServerSentEventParser(dispatchesUnterminatedEvent: unterminated)
+    var whole = EventStreamParser(dispatchesUnterminatedEvent: unterminated)
     let wholeEvents = whole.parse(bytes) + whole.finish()
     requireSame(wholeEvents, whole, expected, "whole")
     for event in wholeEvents {
@@ -178,7 +178,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     }
 
     // One byte at a time.
-    var single = ServerSentEventParser(dispatchesUnterminatedEvent: unterminated)
+    var single = EventStreamParser(dispatchesUnterminatedEvent: unterminated)
     var singleEvents: [ServerSentEvent] = []
     for byte in bytes { singleEvents += single.parse(CollectionOfOne(byte)) }
     singleEvents += single.finish()
@@ -186,7 +186,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
 
     // In two, at a byte the fuzzer chose.
     let split = bytes.isEmpty ? 0 : Int(splitByte) * 4 % (bytes.count + 1)
-    var two = ServerSentEventParser(dispatchesUnterminatedEvent: unterminated)
+    var two = EventStreamParser(dispatchesUnterminatedEvent: unterminated)
     let twoEvents = two.parse(bytes[..<split]) + two.parse(bytes[split...]) + two.finish()
     requireSame(twoEvents, two, expected, "split at \(split)")
 
@@ -194,7 +194,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     // the first chunks; then again as a reconnection: the parser after `finish()` keeps the last
     // event ID and the reconnection time.
     let chunkSizes = sizes.contains(where: { $0 > 0 }) ? sizes : sizes + [7]  // some chunk must hold a byte
-    var parser = ServerSentEventParser(dispatchesUnterminatedEvent: unterminated)
+    var parser = EventStreamParser(dispatchesUnterminatedEvent: unterminated)
     let events = chunked(bytes, sizes: chunkSizes, parser: parser, checkedStep: Int(flags >> 1) % 16 + 1)
     require(
         same(events, expected.events),

@@ -7,8 +7,8 @@ import Foundation
 /// What sends endpoints and ad-hoc requests through the pipeline: `URLSession` and ``EndpointClient``.
 ///
 /// Every sender is written once, on this protocol, for both: `response(with:)`,
-/// `typedResponse(with:)`, `endpointTask(with:)`, `endpointPublisher(with:)`, `bytes(for:)`,
-/// `events(for:)`, `eventValues(for:)`, `lines(for:)`, `upload(_:from:)`, `upload(_:fromFile:)`,
+/// `typedResponse(with:)`, `endpointTask(with:)`, `endpointPublisher(with:)`, `bytes(for:)` (whose
+/// stream reads events, lines and reconnects through adapters), `upload(_:from:)`, `upload(_:fromFile:)`,
 /// `download(_:to:)`, `pages(for:)`, and for ad-hoc requests `response(for:)`, `typedResponse(for:)`,
 /// `endpointTask(for:)` and `endpointPublisher(for:)`. A session sends through
 /// `EndpointClient(session: self)`, a client through its own transport and middleware.

@@ -9,7 +9,7 @@ extension AdHocRequest {
     ///
     /// ```swift
     /// let names: Request<[String]> = Request<[User]>.get("users", on: Api.base).map { $0.map(\.name) }
-    /// let image = Request<Data>.get(avatarURL).map { data in
+    /// let image = Request<Data>.get(RequestTarget(avatarURL)).map { data in
     ///     guard let image = Avatar(data) else { throw AvatarError.unreadable }
     ///     return image
     /// }

@@ -121,11 +121,11 @@ public struct AdHocRequest<Response: Sendable, ErrorResponse: Decodable & Sendab
     }
 
     /// The HTTP method.
-    public var method: Method { parts.shape.method }
+    var method: Method { parts.shape.method }
 
     /// A name for this request in logs, ``RequestContext/endpointName`` and mocks: the one given
     /// with ``named(_:)``, or the method and the URL or path as written, e.g. `GET users/{1}`.
-    public var name: String { parts.name ?? "\(method) \(parts.target)" }
+    package var name: String { parts.name ?? "\(method) \(parts.target)" }
 }
 
 /// What an ``AdHocRequest`` sends, apart from how its response decodes.
@@ -143,6 +143,15 @@ struct AdHocRequestParts: Sendable {
 
         var base: RequestBase? {
             if case .relative(_, let base) = self { base } else { nil }
+        }
+
+        /// `target` as an absolute URL, or as a path on `base` when there is one.
+        init(_ target: RequestTarget, on base: RequestBase?) {
+            if let base {
+                self = .relative(target.path, base)
+            } else {
+                self = .absolute(target.absoluteURL)
+            }
         }
     }
 

@@ -58,9 +58,9 @@ public struct RequestBase: Sendable, CustomStringConvertible {
     var urlText: Result<BaseURLText, EndpointError> { storage.urlText }
     var headers: [HeaderEntry<Void>] { storage.headers }
     /// The authentication of the requests made on this base.
-    public var auth: any AuthenticationMethod { storage.auth }
+    var auth: any AuthenticationMethod { storage.auth }
     /// The middleware of the requests made on this base, outermost first.
-    public var middleware: [any Middleware] { storage.middleware }
+    var middleware: [any Middleware] { storage.middleware }
     var requestProcessor: (@Sendable (URLRequest) -> URLRequest)? { storage.requestProcessor }
 
     /// A base URL with the headers, authentication and middleware of every request made on it.

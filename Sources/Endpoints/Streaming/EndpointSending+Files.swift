@@ -96,10 +96,10 @@ extension EndpointSending {
     }
 
     /// Writes the chunks of `stream` to `file`, reporting each to `progress`.
-    private static func write<ErrorResponse>(
-        _ stream: EndpointStream<Data, ErrorResponse>, to file: FileSink,
+    private static func write<T: Endpoint>(
+        _ stream: EndpointStream<T, Data>, to file: FileSink,
         progress: (@Sendable (TransferProgress) -> Void)?
-    ) async throws(EndpointTaskError<ErrorResponse>) {
+    ) async throws(T.TaskError) {
         let total = stream.response.expectedContentLength >= 0 ? stream.response.expectedContentLength : nil
         var written: Int64 = 0
         var chunks = stream.makeAsyncIterator()

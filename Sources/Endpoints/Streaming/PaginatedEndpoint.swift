@@ -81,9 +81,6 @@ public struct CrossOriginPageLink: Error, Sendable, CustomStringConvertible {
 /// The pages of a ``PaginatedEndpoint``, as an `AsyncSequence` of its `Response`; see
 /// ``EndpointSending/pages(for:environment:auth:middleware:)``.
 public struct PageSequence<T: PaginatedEndpoint>: AsyncSequence, Sendable {
-    /// The error reading throws: the endpoint's `TaskError`.
-    public typealias Failure = T.TaskError
-
     let client: EndpointClient
     let first: T
     let environment: T.Server.Environments

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A response body as it arrives: an `AsyncSequence` of `Data` chunks, read once, by one task.
+/// A response body as it arrives: an `AsyncSequence` of `Data` chunks (never empty), read once, by
+/// one task.
 ///
 /// Transports hand it over with the response head (see ``HTTPTransport/stream(_:context:)``).
 /// At most ``defaultBufferLimit`` bytes (or the limit it was made with) wait unread; beyond that
@@ -26,9 +27,6 @@ import Foundation
 /// }
 /// ```
 public struct ResponseBody: AsyncSequence, Sendable {
-    /// A chunk of the body, never empty.
-    public typealias Element = Data
-
     /// 1 MiB: how many bytes wait unread before the transfer is paused, unless told otherwise.
     public static let defaultBufferLimit = 1 << 20
 

@@ -1,7 +1,7 @@
 /// One server-sent event, as the WHATWG event-stream format dispatches it.
 ///
 /// ```swift
-/// for try await event in try await URLSession.shared.events(for: Ticker()) {
+/// for try await event in try await URLSession.shared.bytes(for: Ticker()).events {
 ///     print(event.type, event.data)   // "message", "{\"price\": 12}"
 /// }
 /// ```

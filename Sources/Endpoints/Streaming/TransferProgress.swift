@@ -13,13 +13,13 @@ import Foundation
 /// ```
 public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {
     /// The bytes transferred so far.
-    public var completedBytes: Int64
+    public let completedBytes: Int64
     /// The bytes expected in all, from `Content-Length` (or the file's size for an upload);
     /// `nil` when unknown.
-    public var totalBytes: Int64?
+    public let totalBytes: Int64?
 
     /// Creates a progress value.
-    public init(completedBytes: Int64, totalBytes: Int64?) {
+    init(completedBytes: Int64, totalBytes: Int64?) {
         self.completedBytes = completedBytes
         self.totalBytes = totalBytes
     }

@@ -15,8 +15,9 @@ enum StreamingSection {
         let say = tour.transcript
         say.section("A stream of server-sent events")
         let start = DispatchTime.now()
-        let stream = try await URLSession.shared.eventValues(
-            for: Ticks(), environment: tour.production, middleware: tour.middleware)
+        let stream = try await URLSession.shared.bytes(
+            for: Ticks(), environment: tour.production, middleware: tour.middleware
+        ).events.values
         var received: [Int] = []
         for try await tick in stream {
             received.append(tick.n)

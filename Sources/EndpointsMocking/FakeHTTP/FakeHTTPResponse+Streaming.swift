@@ -15,7 +15,7 @@ struct FakeStream: Sendable {
 extension FakeHTTPResponse {
     /// A response whose body arrives as `chunks`, each after `pause` seconds, then ends, or fails
     /// with `failure` (a `URLError(.networkConnectionLost)` to play a dropped connection).
-    /// Streaming APIs (`events(for:)`, `lines(for:)`, `bytes(for:)`, downloads) read the chunks as
+    /// Streaming APIs (`bytes(for:)` and its `.events` and `.lines`, downloads) read the chunks as
     /// they come; buffered ones get them all at once.
     ///
     /// ```swift

@@ -44,26 +44,26 @@ enum StreamingArticle {
     }
 
     static func events() async throws {
-        for try await event in try await URLSession.shared.events(for: PriceFeed()) {
+        for try await event in try await URLSession.shared.bytes(for: PriceFeed()).events {
             print(event.type, event.id ?? "-", event.data)
         }
     }
 
     static func reconnecting() async throws {
-        let feed = URLSession.shared.events(for: PriceFeed(), reconnecting: .default)
+        let feed = try await URLSession.shared.bytes(for: PriceFeed()).events.reconnecting(.default)
         for try await event in feed {
             print(event.id ?? "-", event.data)
         }
     }
 
     static func eventValues() async throws {
-        for try await price in try await URLSession.shared.eventValues(for: PriceFeed()) {
+        for try await price in try await URLSession.shared.bytes(for: PriceFeed()).events.values {
             print(price.symbol, price.value)
         }
     }
 
     static func linesAndBytes() async throws {
-        for try await price in try await URLSession.shared.lines(for: PriceFeed()) {
+        for try await price in try await URLSession.shared.bytes(for: PriceFeed()).lines {
             print(price.value)
         }
 

@@ -59,7 +59,9 @@ struct HTTPBinRawBytes: Endpoint {
 struct HTTPBinStreamingTests {
     @Test func streamIsReadAsJSONLines() async throws {
         var ids: [Int] = []
-        for try await line in try await URLSession.shared.lines(for: HTTPBinStream(pathComponents: .init(count: 20))) {
+        for try await line in try await URLSession.shared.bytes(for: HTTPBinStream(pathComponents: .init(count: 20)))
+            .lines
+        {
             ids.append(line.id)
         }
         #expect(ids == Array(0..<20))

@@ -41,7 +41,7 @@ import Testing
             .streamed([Data("data: {\"n\":1}\n\n".utf8)], contentType: "text/event-stream", then: .drop)
         }
         try await Loopback.$baseURL.withValue(server.baseURL) {
-            var events = try await URLSession.shared.events(for: TickStream("events")).makeAsyncIterator()
+            var events = try await URLSession.shared.bytes(for: TickStream("events")).events.makeAsyncIterator()
             #expect(try await events.next()?.data == #"{"n":1}"#)
             let error = await #expect(throws: TickStream.TaskError.self) { _ = try await events.next() }
             expectLostConnection(error)
@@ -52,7 +52,7 @@ import Testing
         let server = try server()
         defer { server.stop() }
         try await Loopback.$baseURL.withValue(server.baseURL) {
-            var lines = try await URLSession.shared.lines(for: TickStream("drop")).makeAsyncIterator()
+            var lines = try await URLSession.shared.bytes(for: TickStream("drop")).lines.makeAsyncIterator()
             #expect(try await lines.next()?.n == 1)
             let error = await #expect(throws: TickStream.TaskError.self) { _ = try await lines.next() }
             expectLostConnection(error)

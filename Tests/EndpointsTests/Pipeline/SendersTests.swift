@@ -120,20 +120,24 @@ enum Sender: String, CaseIterable, Sendable, CustomTestStringConvertible {
             return "\(count) bytes"
         case .events:
             var data: [String] = []
-            for try await event in try await sender.events(for: TickStream("sse")) { data.append(event.data) }
+            for try await event in try await sender.bytes(for: TickStream("sse")).events { data.append(event.data) }
             return data.joined(separator: " ")
         case .eventValues:
             var ticks: [String] = []
-            for try await tick in try await sender.eventValues(for: TickStream("sse")) { ticks.append("\(tick.n)") }
+            for try await tick in try await sender.bytes(for: TickStream("sse")).events.values {
+                ticks.append("\(tick.n)")
+            }
             return ticks.joined(separator: " ")
         case .lines:
             var ticks: [String] = []
-            for try await tick in try await sender.lines(for: TickStream("lines")) { ticks.append("\(tick.n)") }
+            for try await tick in try await sender.bytes(for: TickStream("lines")).lines { ticks.append("\(tick.n)") }
             return ticks.joined(separator: " ")
         case .reconnectingEvents:
             var data: [String] = []
             let once = EventStreamReconnection(reconnectsWhenEnded: false)
-            for try await event in sender.events(for: TickStream("sse"), reconnecting: once) { data.append(event.data) }
+            for try await event in try await sender.bytes(for: TickStream("sse")).events.reconnecting(once) {
+                data.append(event.data)
+            }
             return data.joined(separator: " ")
         case .uploadChunks:
             let chunks = AsyncStream<Data> { continuation in

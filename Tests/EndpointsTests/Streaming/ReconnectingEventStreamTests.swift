@@ -48,7 +48,7 @@ struct NotificationStream: Endpoint {
     }
 
     private static func collect(
-        _ stream: ReconnectingEventStream<APIError>
+        _ stream: EndpointStream<NotificationStream, ServerSentEvent>
     ) async throws(NotificationStream.TaskError) -> [String] {
         var data: [String] = []
         for try await event in stream { data.append(event.data) }
@@ -64,7 +64,7 @@ struct NotificationStream: Endpoint {
                 Self.events("id: 3\ndata: c\n\n"),
             ], on: server)
         let data = try await Loopback.$baseURL.withValue(server.baseURL) {
-            try await Self.collect(URLSession.shared.events(for: NotificationStream(), reconnecting: Self.quick))
+            try await Self.collect(URLSession.shared.bytes(for: NotificationStream()).events.reconnecting(Self.quick))
         }
         #expect(data == ["a", "b", "c"])
         #expect(seen.value == [nil, "2", "3"])
@@ -76,7 +76,7 @@ struct NotificationStream: Endpoint {
         let seen = Self.serve(
             [Self.events("id: 7\ndata: before\n\n", then: .drop), Self.events("data: after\n\n")], on: server)
         let data = try await Loopback.$baseURL.withValue(server.baseURL) {
-            try await Self.collect(URLSession.shared.events(for: NotificationStream(), reconnecting: Self.quick))
+            try await Self.collect(URLSession.shared.bytes(for: NotificationStream()).events.reconnecting(Self.quick))
         }
         #expect(data == ["before", "after"])
         #expect(seen.value == [nil, "7", "7"])
@@ -91,8 +91,8 @@ struct NotificationStream: Endpoint {
         var data: [String] = []
         let error = await #expect(throws: NotificationStream.TaskError.self) {
             try await Loopback.$baseURL.withValue(server.baseURL) {
-                for try await event in URLSession.shared.events(
-                    for: NotificationStream(), reconnecting: Self.quick)
+                for try await event in try await URLSession.shared.bytes(for: NotificationStream()).events
+                    .reconnecting(Self.quick)
                 {
                     data.append(event.data)
                 }
@@ -110,7 +110,8 @@ struct NotificationStream: Endpoint {
         _ = Self.serve(Array(repeating: Self.events("data: cut", then: .drop), count: 10), on: server)
         let error = await #expect(throws: NotificationStream.TaskError.self) {
             try await Loopback.$baseURL.withValue(server.baseURL) {
-                try await Self.collect(URLSession.shared.events(for: NotificationStream(), reconnecting: Self.quick))
+                try await Self.collect(
+                    URLSession.shared.bytes(for: NotificationStream()).events.reconnecting(Self.quick))
             }
         }
         #expect(error?.urlErrorCode != nil, "got \(String(describing: error))")
@@ -121,10 +122,10 @@ struct NotificationStream: Endpoint {
         let server = try TestServer()
         defer { server.stop() }
         _ = Self.serve([Self.events("data: once\n\n"), Self.events("data: again\n\n")], on: server)
-        var policy = Self.quick
-        policy.reconnectsWhenEnded = false
+        let policy = EventStreamReconnection(
+            delay: 0.01, maximumDelay: 0.05, maximumAttempts: 3, reconnectsWhenEnded: false)
         let data = try await Loopback.$baseURL.withValue(server.baseURL) {
-            try await Self.collect(URLSession.shared.events(for: NotificationStream(), reconnecting: policy))
+            try await Self.collect(URLSession.shared.bytes(for: NotificationStream()).events.reconnecting(policy))
         }
         #expect(data == ["once"])
         #expect(server.requestCount == 1)
@@ -137,10 +138,12 @@ struct NotificationStream: Endpoint {
         let first = AsyncStream<Void>.makeStream()
         let slow = EventStreamReconnection(delay: 600, maximumDelay: 600)
         let reader = Task { () async -> NotificationStream.TaskError? in
-            // The stream opens as it is iterated, so the task-local base URL wraps the loop.
+            // The task-local base URL wraps the loop, which reconnects.
             await Loopback.$baseURL.withValue(server.baseURL) { () async -> NotificationStream.TaskError? in
                 do throws(NotificationStream.TaskError) {
-                    for try await _ in URLSession.shared.events(for: NotificationStream(), reconnecting: slow) {
+                    for try await _ in try await URLSession.shared.bytes(for: NotificationStream()).events.reconnecting(
+                        slow)
+                    {
                         first.continuation.yield()
                     }
                     return nil

@@ -1,7 +1,8 @@
-import Endpoints
 import EndpointsTestServer
 import Foundation
 import Testing
+
+@testable import Endpoints  // TransferProgress values to compare with (made by the library only)
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

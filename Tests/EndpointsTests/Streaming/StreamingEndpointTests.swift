@@ -102,7 +102,7 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         }
         let events = try await run(server) {
             var events: [ServerSentEvent] = []
-            let stream = try await URLSession.shared.events(for: TickStream("sse"))
+            let stream = try await URLSession.shared.bytes(for: TickStream("sse")).events
             #expect(stream.response.value(forHTTPHeaderField: "Content-Type") == "text/event-stream")
             for try await event in stream { events.append(event) }
             return events
@@ -122,7 +122,7 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         }
         let values = try await run(server) {
             var values: [Tick] = []
-            for try await value in try await URLSession.shared.eventValues(for: TickStream("sse")) {
+            for try await value in try await URLSession.shared.bytes(for: TickStream("sse")).events.values {
                 values.append(value)
             }
             return values
@@ -140,7 +140,7 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         }
         let events = try await run(server) {
             var events: [ServerSentEvent] = []
-            for try await event in try await URLSession.shared.events(for: TickStream("bytes-sse")) {
+            for try await event in try await URLSession.shared.bytes(for: TickStream("bytes-sse")).events {
                 events.append(event)
             }
             return events
@@ -158,7 +158,9 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         }
         let values = try await run(server) {
             var values: [Tick] = []
-            for try await value in try await URLSession.shared.lines(for: TickStream("ndjson")) { values.append(value) }
+            for try await value in try await URLSession.shared.bytes(for: TickStream("ndjson")).lines {
+                values.append(value)
+            }
             return values
         }
         #expect(values == [Tick(n: 1, text: nil), Tick(n: 2, text: "é"), Tick(n: 3, text: nil)])
@@ -169,7 +171,7 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         defer { server.stop() }
         server.route("/bad") { _ in .streamed([Data("{\"n\":1}\n{\"n\":\"x\"}\n{\"n\":3}\n".utf8)]) }
         try await run(server) {
-            let stream = try await URLSession.shared.lines(for: TickStream("bad"))
+            let stream = try await URLSession.shared.bytes(for: TickStream("bad")).lines
             var iterator = stream.makeAsyncIterator()
             #expect(try await iterator.next()?.n == 1)
             let error = await #expect(throws: TickStream.TaskError.self) { _ = try await iterator.next() }
@@ -190,7 +192,7 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         server.route("/limited") { _ in .json(raw: #"{"code": 429, "message": "status code"}"#, status: 429) }
         await run(server) {
             let error = await #expect(throws: TickStream.TaskError.self) {
-                _ = try await URLSession.shared.events(for: TickStream("limited"))
+                _ = try await URLSession.shared.bytes(for: TickStream("limited")).events
             }
             guard case .errorResponse(let response, let body) = error else {
                 Issue.record("expected .errorResponse, got \(String(describing: error))")
@@ -212,7 +214,8 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         let auth = PrivateTickStream.auth
         let values = try await run(server) {
             var values: [Tick] = []
-            for try await value in try await URLSession.shared.eventValues(for: PrivateTickStream(), auth: auth) {
+            for try await value in try await URLSession.shared.bytes(for: PrivateTickStream(), auth: auth).events.values
+            {
                 values.append(value)
             }
             return values
@@ -229,10 +232,11 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         let recorder = HeadRecorder()
         let count = try await run(server) {
             var count = 0
-            for try await _ in try await URLSession.shared.events(for: TickStream("sse"), middleware: [recorder]) {
+            for try await _ in try await URLSession.shared.bytes(for: TickStream("sse"), middleware: [recorder]).events
+            {
                 count += 1
             }
-            _ = try? await URLSession.shared.events(for: TickStream("missing"), middleware: [recorder])
+            _ = try? await URLSession.shared.bytes(for: TickStream("missing"), middleware: [recorder]).events
             return count
         }
         #expect(count == 1)
@@ -252,7 +256,9 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         let retry = RetryMiddleware(maximumAttempts: 2, backoff: Backoff(initial: 0.01, maximum: 0.01))
         let values = try await run(server) {
             var values: [Int] = []
-            for try await value in try await URLSession.shared.lines(for: TickStream("flaky"), middleware: [retry]) {
+            for try await value in try await URLSession.shared.bytes(for: TickStream("flaky"), middleware: [retry])
+                .lines
+            {
                 values.append(value.n)
             }
             return values
@@ -268,7 +274,7 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
             .streamed([Data("data: {\"n\":1}\n\n".utf8)], contentType: "text/event-stream", then: .drop)
         }
         try await run(server) {
-            let stream = try await URLSession.shared.eventValues(for: TickStream("drop"))
+            let stream = try await URLSession.shared.bytes(for: TickStream("drop")).events.values
             var iterator = stream.makeAsyncIterator()
             #expect(try await iterator.next()?.n == 1)
             let error = await #expect(throws: TickStream.TaskError.self) { _ = try await iterator.next() }
@@ -283,8 +289,9 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
             .streamed([Data("data: {\"n\":1}\n\n".utf8)], contentType: "text/event-stream", then: .stall)
         }
         try await run(server) {
-            let stream = try await URLSession.shared.eventValues(
-                for: TickStream("stall"), middleware: [TimeoutMiddleware(seconds: 8 * TestTiming.scale)])
+            let stream = try await URLSession.shared.bytes(
+                for: TickStream("stall"), middleware: [TimeoutMiddleware(seconds: 8 * TestTiming.scale)]
+            ).events.values
             var iterator = stream.makeAsyncIterator()
             #expect(try await iterator.next()?.n == 1)
             let error = await #expect(throws: TickStream.TaskError.self) { _ = try await iterator.next() }
@@ -301,7 +308,7 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         let first = LockedBox(false)
         let reader = Task {
             try await Loopback.$baseURL.withValue(server.baseURL) {
-                for try await _ in try await URLSession.shared.eventValues(for: TickStream("forever")) {
+                for try await _ in try await URLSession.shared.bytes(for: TickStream("forever")).events.values {
                     first.mutate { $0 = true }
                 }
             }

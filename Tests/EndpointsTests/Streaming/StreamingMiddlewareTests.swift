@@ -62,7 +62,7 @@ import Testing
         server.route("/ticks") { _ in .streamed([event], contentType: "text/event-stream", then: .stall) }
         let meter = Meter("meter")
         try await Loopback.$baseURL.withValue(server.baseURL) {
-            let stream = try await URLSession.shared.eventValues(for: TickStream("ticks"), middleware: [meter])
+            let stream = try await URLSession.shared.bytes(for: TickStream("ticks"), middleware: [meter]).events.values
             #expect(meter.entries == ["meter head 200"])
             for try await tick in stream {
                 #expect(tick == Tick(n: 1, text: nil))
@@ -81,7 +81,7 @@ import Testing
         let ticks = try await Loopback.$baseURL.withValue(server.baseURL) {
             var ticks: [Tick] = []
             for try await tick in try await EndpointClient(session: .shared, middleware: [meter])
-                .lines(for: TickStream("lines"))
+                .bytes(for: TickStream("lines")).lines
             {
                 ticks.append(tick)
             }
@@ -105,8 +105,9 @@ import Testing
         let outer = Meter("outer", log: log)
         let inner = Meter("inner", log: log)
         try await Loopback.$baseURL.withValue(server.baseURL) {
-            let stream = try await URLSession.shared.eventValues(
-                for: TickStream("ticks"), middleware: [outer, HeadRecorder(), inner])
+            let stream = try await URLSession.shared.bytes(
+                for: TickStream("ticks"), middleware: [outer, HeadRecorder(), inner]
+            ).events.values
             for try await _ in stream {}
         }
         #expect(
@@ -140,7 +141,7 @@ import Testing
         let meter = Meter("meter")
         await Loopback.$baseURL.withValue(server.baseURL) {
             do {
-                _ = try await URLSession.shared.eventValues(for: TickStream("ticks"), middleware: [meter])
+                _ = try await URLSession.shared.bytes(for: TickStream("ticks"), middleware: [meter]).events.values
                 Issue.record("a 409 opened a stream")
             } catch let error as EndpointTaskError<APIError> {
                 guard case .errorResponse(let http, let body) = error else {

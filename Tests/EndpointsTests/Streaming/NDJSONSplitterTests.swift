@@ -2,9 +2,9 @@ import Endpoints
 import Foundation
 import Testing
 
-@Suite struct JSONLinesSplitterTests {
+@Suite struct NDJSONSplitterTests {
     private func lines(_ text: String) -> [String] {
-        var splitter = JSONLinesSplitter()
+        var splitter = NDJSONSplitter()
         return (splitter.parse(Array(text.utf8)) + splitter.finish()).map { String(decoding: $0, as: UTF8.self) }
     }
 
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func aLineIsReturnedOnlyWhenItsNewlineArrives() {
-        var splitter = JSONLinesSplitter()
+        var splitter = NDJSONSplitter()
         #expect(splitter.parse(Array("{\"a\":".utf8)).isEmpty)
         #expect(splitter.parse(Array("1}\r".utf8)).isEmpty)
         #expect(splitter.parse(Array("\n".utf8)) == [Data("{\"a\":1}".utf8)])
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func aSequenceWithoutContiguousStorageGivesTheSameLines() {
-        var splitter = JSONLinesSplitter()
+        var splitter = NDJSONSplitter()
         var parsed = splitter.parse("{\"a\":1}\r\n\n{\"b\"".utf8.lazy.map { $0 })
         parsed += splitter.parse(":2}\n3".utf8.lazy.map { $0 }) + splitter.finish()
         #expect(parsed.map { String(decoding: $0, as: UTF8.self) } == ["{\"a\":1}", "{\"b\":2}", "3"])
@@ -39,11 +39,11 @@ import Testing
 
     @Test func splittingAtEveryByteGivesTheSameLines() {
         let bytes = Array("{\"name\":\"日本語\"}\r\n\n{\"emoji\":\"🎉\"}\n  \n{\"é\":1}".utf8)
-        var whole = JSONLinesSplitter()
+        var whole = NDJSONSplitter()
         let expected = whole.parse(bytes) + whole.finish()
         #expect(expected.count == 3)
         for split in 0...bytes.count {
-            var splitter = JSONLinesSplitter()
+            var splitter = NDJSONSplitter()
             let parsed = splitter.parse(bytes[..<split]) + splitter.parse(bytes[split...]) + splitter.finish()
             #expect(parsed == expected, "split at \(split)")
         }

@@ -4,14 +4,14 @@ import Testing
 @testable import Endpoints
 
 /// The WHATWG event-stream rules, one at a time, and the same input split at every byte.
-@Suite struct ServerSentEventParserTests {
+@Suite struct EventStreamParserTests {
     /// Every event of `text`, read in one piece and then finished.
     private func events(_ text: String, unterminated: Bool = false) -> [ServerSentEvent] {
         events(Array(text.utf8), unterminated: unterminated)
     }
 
     private func events(_ bytes: [UInt8], unterminated: Bool = false) -> [ServerSentEvent] {
-        var parser = ServerSentEventParser(dispatchesUnterminatedEvent: unterminated)
+        var parser = EventStreamParser(dispatchesUnterminatedEvent: unterminated)
         return parser.parse(bytes) + parser.finish()
     }
 
@@ -42,14 +42,14 @@ import Testing
     }
 
     @Test func anIdContainingNULIsIgnored() {
-        var parser = ServerSentEventParser()
+        var parser = EventStreamParser()
         let parsed = parser.parse(Array("id: 1\ndata: a\n\nid: 2\0x\ndata: b\n\n".utf8))
         #expect(parsed.map(\.id) == ["1", "1"])
         #expect(parser.lastEventID == "1")
     }
 
     @Test func retryTakesDigitsOnly() {
-        var parser = ServerSentEventParser()
+        var parser = EventStreamParser()
         let parsed = parser.parse(
             Array("retry: 1500\ndata: a\n\nretry: 2s\ndata: b\n\nretry: -1\nretry:\nretry: 1 0\n\n".utf8))
         #expect(parsed.map(\.retry) == [1500, nil])
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func mixedLineEndsAndCRBeforeLFAcrossChunks() {
-        var parser = ServerSentEventParser()
+        var parser = EventStreamParser()
         var parsed = parser.parse(Array("data: a\r".utf8))
         parsed += parser.parse(Array("\ndata: b\r".utf8))
         parsed += parser.parse(Array("\r\n".utf8))
@@ -89,7 +89,7 @@ import Testing
         #expect(events(bom + Array("data: x\n\n".utf8)) == [ServerSentEvent(data: "x")])
         // Only at the very start; a second one is part of the field name, so the line is ignored.
         #expect(events(bom + bom + Array("data: x\n\n".utf8)).isEmpty)
-        var parser = ServerSentEventParser()
+        var parser = EventStreamParser()
         var parsed = parser.parse([0xEF])
         parsed += parser.parse([0xBB])
         parsed += parser.parse([0xBF] + Array("data: y\n\n".utf8))
@@ -108,7 +108,7 @@ import Testing
     }
 
     @Test func finishStartsANewStreamAndKeepsTheLastEventID() {
-        var parser = ServerSentEventParser()
+        var parser = EventStreamParser()
         _ = parser.parse(Array("id: 9\nretry: 10\ndata: a\n\ndata: half".utf8))
         #expect(parser.finish().isEmpty)
         #expect(parser.lastEventID == "9")
@@ -138,7 +138,7 @@ import Testing
     /// A sequence without contiguous storage is read like the same bytes in an array.
     @Test func aSequenceWithoutContiguousStorageGivesTheSameEvents() {
         let text = "\u{FEFF}data: a\r\ndata: b\r\n\r\nid: 1\nevent: e\ndata: c\r"
-        var parser = ServerSentEventParser()
+        var parser = EventStreamParser()
         var parsed = parser.parse(text.utf8.lazy.map { $0 })
         parsed += parser.parse("\n\r\n".utf8.lazy.map { $0 }) + parser.finish()
         #expect(parsed == events(text + "\n\r\n"))
@@ -157,11 +157,11 @@ import Testing
         #expect(whole.first?.type == "größe")
         #expect(whole.first?.data == "日本語 ✓\n𝄞 emoji 🎉")
         for split in 0...bytes.count {
-            var parser = ServerSentEventParser()
+            var parser = EventStreamParser()
             let parsed = parser.parse(bytes[..<split]) + parser.parse(bytes[split...]) + parser.finish()
             #expect(parsed == whole, "split at \(split)")
         }
-        var parser = ServerSentEventParser()
+        var parser = EventStreamParser()
         var oneByOne: [ServerSentEvent] = []
         for byte in bytes { oneByOne += parser.parse([byte]) }
         #expect(oneByOne + parser.finish() == whole)

@@ -2,7 +2,7 @@
 /// in chunks of any size, and it returns the events they complete.
 ///
 /// ```swift
-/// var parser = ServerSentEventParser()
+/// var parser = EventStreamParser()
 /// let events = parser.parse(Array("data: hello\n\n".utf8))   // [ServerSentEvent(data: "hello")]
 /// let rest = parser.finish()                                  // []
 /// ```
@@ -28,7 +28,7 @@
 /// slice of either) is scanned for line ends without copying, and only a line that a chunk ends
 /// inside is kept for the next one. Each dispatched event costs its `data` string (and its `id`
 /// when it sets one); there is no per-line allocation.
-public struct ServerSentEventParser: Sendable {
+package struct EventStreamParser: Sendable {
     /// Whether ``finish()`` dispatches an event that the stream ended before its blank line.
     let dispatchesUnterminatedEvent: Bool
     /// The reconnection time in milliseconds the stream asked for with `retry:`, if any; the
@@ -54,12 +54,12 @@ public struct ServerSentEventParser: Sendable {
     /// Creates a parser at the start of a stream.
     /// - Parameter dispatchesUnterminatedEvent: Whether ``finish()`` dispatches a last event that
     ///   no blank line ended, instead of discarding it as the standard says; `false` by default.
-    public init(dispatchesUnterminatedEvent: Bool = false) {
+    package init(dispatchesUnterminatedEvent: Bool = false) {
         self.dispatchesUnterminatedEvent = dispatchesUnterminatedEvent
     }
 
     /// Reads `bytes`, the next part of the stream, and returns the events it completed, in order.
-    public mutating func parse(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
+    package mutating func parse(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         let done: Void? = bytes.withContiguousStorageIfAvailable { parse($0, into: &events) }
         if done == nil {
@@ -71,7 +71,7 @@ public struct ServerSentEventParser: Sendable {
     /// Ends the stream and returns what is left: nothing, unless the parser dispatches an
     /// unterminated last event. The parser is then ready for a new stream (a reconnection) and
     /// keeps the last event ID, which the next events carry as ``ServerSentEvent/id``.
-    public mutating func finish() -> [ServerSentEvent] {
+    package mutating func finish() -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         if dispatchesUnterminatedEvent {
             if !line.isEmpty { endCarriedLine(with: UnsafeBufferPointer(start: nil, count: 0), into: &events) }

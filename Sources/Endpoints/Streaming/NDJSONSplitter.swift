@@ -4,7 +4,7 @@ import Foundation
 /// arrive and it returns each complete line's bytes, ready for a `JSONDecoder`.
 ///
 /// ```swift
-/// var splitter = JSONLinesSplitter()
+/// var splitter = NDJSONSplitter()
 /// let lines = splitter.parse(Array("{\"n\":1}\r\n\n{\"n\"".utf8))   // [{"n":1}]
 /// let last = splitter.finish()                                   // [] ({"n" is still incomplete…)
 /// ```
@@ -16,15 +16,15 @@ import Foundation
 ///
 /// A chunk that is contiguous in memory (`Data`, `[UInt8]`, a slice of either) is scanned in
 /// place; only a line that a chunk ends inside is kept for the next one.
-public struct JSONLinesSplitter: Sendable {
+package struct NDJSONSplitter: Sendable {
     /// The start of a line that the previous chunk ended inside.
     private var line: [UInt8] = []
 
     /// Creates a splitter at the start of a stream.
-    public init() {}
+    package init() {}
 
     /// Reads `bytes`, the next part of the stream, and returns the lines it completed, in order.
-    public mutating func parse(_ bytes: some Sequence<UInt8>) -> [Data] {
+    package mutating func parse(_ bytes: some Sequence<UInt8>) -> [Data] {
         var lines: [Data] = []
         let done: Void? = bytes.withContiguousStorageIfAvailable { parse($0, into: &lines) }
         if done == nil {
@@ -34,7 +34,7 @@ public struct JSONLinesSplitter: Sendable {
     }
 
     /// Ends the stream and returns its last line when it had no newline and is not blank.
-    public mutating func finish() -> [Data] {
+    package mutating func finish() -> [Data] {
         var lines: [Data] = []
         line.withUnsafeBufferPointer { Self.endLine($0, into: &lines) }
         line = []
