@@ -82,8 +82,7 @@ public struct RequestContext: Sendable {
         transfer: Transfer
     ) {
         self.endpointName = endpointName
-        self.credentialHeaders = RequestContext.standardCredentialHeaders.union(
-            credentialHeaders.map { $0.lowercased() })
+        self.credentialHeaders = RequestContext.credentialHeaders(adding: credentialHeaders)
         self.authenticationAttempt = authenticationAttempt
         self.isCredentialRefresh = isCredentialRefresh
         self.currentCredentials = currentCredentials
@@ -91,5 +90,17 @@ public struct RequestContext: Sendable {
     }
 
     /// `authorization`, `proxy-authorization`, `cookie`.
+    /// The standard credential headers with `names` (any case) added: the standard set itself,
+    /// without a new set, when `names` adds none (every request of `NoAuth`, Basic and bearer
+    /// methods, whose `Authorization` is standard).
+    static func credentialHeaders(adding names: some Sequence<String>) -> Set<String> {
+        var headers = standardCredentialHeaders
+        for name in names where !headers.contains(name) {
+            let lowercased = name.lowercased()
+            if !headers.contains(lowercased) { headers.insert(lowercased) }
+        }
+        return headers
+    }
+
     static let standardCredentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
 }

@@ -39,10 +39,14 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
         }
         let (body, response, method) = try await answer(on: transport, exchange: Self.buffered)
         let data: Data
-        do {
-            data = try await body.collect()
-        } catch {
-            throw Failure(error)
+        if let buffered = body.bufferedData {
+            data = buffered  // a buffered send's body, or a middleware's answer: no reading to do
+        } else {
+            do {
+                data = try await body.collect()
+            } catch {
+                throw Failure(error)
+            }
         }
         return (try validate(data, response: response, method: method), response)
     }
@@ -86,7 +90,7 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
         }
 
         let transport = PipelineOverrides.current.transport ?? transport
-        let credentialHeaders = Set(auth.credentialHeaderNames.map { $0.lowercased() })
+        let credentialHeaders = RequestContext.credentialHeaders(adding: auth.credentialHeaderNames)
         // A token refresh never queues: the requests ahead of it would all be waiting for it.
         let isRefresh = !RefreshScope.active.isEmpty
         let auth = self.auth
