@@ -138,7 +138,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let encoder = MultipartFormEncoder(boundary: boundary)
     let body: Data
     do {
-        body = try encoder.encode(MultipartForm(parts))
+        body = try encoder.write(MultipartForm(parts))
     } catch {
         switch error {
         case .invalidBoundary:

@@ -1,7 +1,7 @@
 // The Retry-After parser: any text gives nil or a delay that is not negative and not NaN;
 // delay-seconds read as their number; a parsed date gives exactly `date - now`; and a date
 // written by Foundation's formatter in each of the three HTTP-date formats parses back to itself.
-import Endpoints
+@testable import Endpoints
 import Foundation
 import FuzzDriver
 import FuzzSupport
@@ -30,11 +30,11 @@ func asctime(_ date: Date) -> String {
 }
 
 func check(_ value: String, now: Date) {
-    let delay = RetryAfter.delay(from: value, now: now)
+    let delay = RetryAfterHeader.delay(from: value, now: now)
     if let delay { require(delay >= 0 && !delay.isNaN, "\(value.debugDescription) gave \(delay)") }
     if !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
         require(delay == (Double(value) ?? .infinity), "\(value) read as \(String(describing: delay))")
-    } else if let date = RetryAfter.date(from: value, now: now) {
+    } else if let date = RetryAfterHeader.date(from: value, now: now) {
         require(delay == max(0, date.timeIntervalSince(now)), "\(value.debugDescription): delay and date disagree")
     } else {
         require(delay == nil, "\(value.debugDescription) has a delay but no date")
@@ -67,9 +67,9 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let date = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + offset).rounded(.down))
     guard (low...high).contains(date.timeIntervalSince1970) else { return 0 }
     let imf = imfFixdate.string(from: date)
-    require(RetryAfter.date(from: imf, now: now) == date, "\(imf) read as \(String(describing: RetryAfter.date(from: imf, now: now)))")
+    require(RetryAfterHeader.date(from: imf, now: now) == date, "\(imf) read as \(String(describing: RetryAfterHeader.date(from: imf, now: now)))")
     let asc = asctime(date)
-    require(RetryAfter.date(from: asc, now: now) == date, "\(asc) read as \(String(describing: RetryAfter.date(from: asc, now: now)))")
+    require(RetryAfterHeader.date(from: asc, now: now) == date, "\(asc) read as \(String(describing: RetryAfterHeader.date(from: asc, now: now)))")
     check(imf, now: now)
     check(asc, now: now)
 
@@ -77,7 +77,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     // future, and then in the century before (RFC 9110 §5.6.7): never more than 50 years ahead,
     // never more than a century back.
     let text850 = rfc850.string(from: date)
-    guard let parsed = RetryAfter.date(from: text850, now: now) else {
+    guard let parsed = RetryAfterHeader.date(from: text850, now: now) else {
         require(false, "\(text850) not read")
         return 0
     }
