@@ -83,27 +83,34 @@ import Testing
         return gate
     }
 
-    /// Starts a hundred held requests and returns once every one has passed its middleware, so
-    /// each is in the per-host queue or past it.
-    private static func queueHundred(
-        on server: TestServer, session: URLSession
-    ) async -> [Task<Result<Echo, EndpointTaskError<APIError>>, Never>] {
+    /// Outcomes of a hundred requests.
+    private typealias Hundred = Task<[Result<Echo, EndpointTaskError<APIError>>], Never>
+
+    /// Starts a hundred held requests, children of one task, and returns that task once every one
+    /// has passed its middleware, so each is in the per-host queue or past it.
+    ///
+    /// Cancelling the task marks all hundred cancelled at once. Cancelled one task at a time, a
+    /// request admitted to a free slot could be cancelled, hand its slot on, and have it taken by
+    /// one whose cancel had not come yet, which is then rightly sent: a slot given before a cancel
+    /// is used. On a loaded machine such a chain went past the free slots.
+    private static func queueHundred(on server: TestServer, session: URLSession) async -> Hundred {
         let arrived = AsyncStream<Void>.makeStream()
         let arrivals = Arrivals(count: TestLocked(0), all: arrived.continuation, expected: 100)
-        let queued = (0..<100).map { _ in
-            Task { await send(EchoEndpoint("hold"), to: server, session: session, middleware: [arrivals]) }
+        let hundred = Hundred {
+            await withTaskGroup(of: Result<Echo, EndpointTaskError<APIError>>.self) { group in
+                for _ in 0..<100 {
+                    group.addTask {
+                        await send(EchoEndpoint("hold"), to: server, session: session, middleware: [arrivals])
+                    }
+                }
+                var outcomes: [Result<Echo, EndpointTaskError<APIError>>] = []
+                for await outcome in group { outcomes.append(outcome) }
+                return outcomes
+            }
         }
         var iterator = arrived.stream.makeAsyncIterator()
         _ = await iterator.next()
-        return queued
-    }
-
-    private static func outcomes(
-        of tasks: [Task<Result<Echo, EndpointTaskError<APIError>>, Never>]
-    ) async -> [Result<Echo, EndpointTaskError<APIError>>] {
-        var outcomes: [Result<Echo, EndpointTaskError<APIError>>] = []
-        for task in tasks { outcomes.append(await task.value) }
-        return outcomes
+        return hundred
     }
 
     /// `warm`: the host first answers slowly enough (≥ 15 ms) that the limiter allows the maximum
@@ -124,11 +131,11 @@ import Testing
             }
             try await waitForRequests(before + 4, on: server)
             // …then a hundred more, each cancelled once all of them reached the queue.
-            let queued = await Self.queueHundred(on: server, session: session)
+            let hundred = await Self.queueHundred(on: server, session: session)
             let clock = ContinuousClock()
             let cancelledAt = clock.now
-            for task in queued { task.cancel() }
-            let outcomes = await Self.outcomes(of: queued)
+            hundred.cancel()
+            let outcomes = await hundred.value
             let elapsed = clock.now - cancelledAt
 
             #expect(outcomes.allSatisfy { $0.isCancelledFailure }, "\(outcomes.filter { !$0.isCancelledFailure })")
@@ -157,13 +164,13 @@ extension QueuedCancellationTests {
                 Task { await send(EchoEndpoint("hold"), to: server, session: session) }
             }
             try await waitForRequests(4, on: server)
-            let queued = await Self.queueHundred(on: server, session: session)
+            let hundred = await Self.queueHundred(on: server, session: session)
             let clock = ContinuousClock()
             let cancelledAt = clock.now
             let freeing = Task.detached { for task in held { task.cancel() } }
-            for task in queued { task.cancel() }
+            hundred.cancel()
             await freeing.value
-            let outcomes = await Self.outcomes(of: queued)
+            let outcomes = await hundred.value
             let elapsed = clock.now - cancelledAt
             // Waiters admitted before their cancel were sent (and held); the others never were.
             #expect(outcomes.allSatisfy { $0.isCancelledFailure }, "\(outcomes.filter { !$0.isCancelledFailure })")
