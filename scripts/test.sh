@@ -9,8 +9,9 @@
 #
 # The stress suite (thousands of requests at 64 in flight) runs on its own after the rest, so its
 # load does not starve the other tests' servers and timers on a 2-core machine. So does the
-# queued-cancellation suite, whose bound (100 cancels end within 1 s) is the behaviour it tests:
-# beside the OAuth suite's 1,000-request bursts on a loaded machine it measured starvation.
+# Authlib suite (OAuth against a real authorization server, with 1,000-request bursts into a Python
+# server): beside it, on a loaded machine, idle-timeout and cancellation tests measured starvation.
+# And the queued-cancellation suite, whose bound (100 cancels end within 1 s) is its behaviour.
 #
 # Every check runs even when an earlier one fails; a summary lists each check's result at the end
 # and the script exits non-zero when any failed. Arguments are passed to `swift test` (then the
@@ -36,8 +37,10 @@ check() {
 if [ $# -gt 0 ]; then
     check "swift test $*" scripts/httpbin.sh run scripts/authlib.sh run swift test "$@"
 else
-    check "swift test (all but the stress and queued-cancellation suites)" \
-        scripts/httpbin.sh run scripts/authlib.sh run swift test --skip EndpointsStressTests --skip QueuedCancellationTests
+    check "swift test (all but the stress, Authlib and queued-cancellation suites)" \
+        scripts/httpbin.sh run swift test --skip EndpointsStressTests --skip QueuedCancellationTests
+    check "swift test (the Authlib suite, alone)" \
+        scripts/authlib.sh run swift test --skip-build --filter OAuthAuthlibTests
     check "swift test (the queued-cancellation suite, alone)" swift test --skip-build --filter QueuedCancellationTests
     check "swift test (the stress suite)" swift test --skip-build --filter EndpointsStressTests
 fi
