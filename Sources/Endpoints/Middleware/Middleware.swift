@@ -89,7 +89,6 @@ public struct RequestContext: Sendable {
         self.transfer = transfer
     }
 
-    /// `authorization`, `proxy-authorization`, `cookie`.
     /// The standard credential headers with `names` (any case) added: the standard set itself,
     /// without a new set, when `names` adds none (every request of `NoAuth`, Basic and bearer
     /// methods, whose `Authorization` is standard).
@@ -102,5 +101,6 @@ public struct RequestContext: Sendable {
         return headers
     }
 
+    /// `authorization`, `proxy-authorization`, `cookie`.
     static let standardCredentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
 }
