@@ -32,7 +32,7 @@ extension Endpoint {
         if let fixed = definition.fixedURL?.url(after: baseURL) {
             url = fixed
         } else {
-            let text = try definition.path.urlText(after: baseURL, components: pathComponents)
+            let text = try definition.pathTemplate.urlText(after: baseURL, components: pathComponents)
             url = try shape.url(
                 text, parameterComponents: parameterComponents, queryEncoding: Self.queryEncodingStrategy)
             definition.fixedURL?.remember(url, after: baseURL)

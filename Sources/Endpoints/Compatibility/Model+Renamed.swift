@@ -67,3 +67,23 @@ extension HeaderEntry {
         self.init(name: name, field: field)
     }
 }
+
+// A definition's parts were readable until the public surface was cut: the pipeline reads them,
+// and `urlRequest(environment:)` shows what a definition produces. Reading them still compiles.
+extension Definition {
+    /// The HTTP method.
+    @available(*, deprecated, message: "Build the request with urlRequest(environment:) and read its httpMethod.")
+    public var method: Method { requestMethod }
+
+    /// The path template, relative to the server's base URL.
+    @available(*, deprecated, message: "Build the request with urlRequest(environment:) and read its url.")
+    public var path: PathTemplate<T.PathComponents> { pathTemplate }
+
+    /// The request's timeout in seconds; `nil` keeps the session's.
+    @available(*, deprecated, message: "Build the request with urlRequest(environment:) and read its timeoutInterval.")
+    public var timeout: Double? { timeoutSeconds }
+
+    /// The statuses decoded as the endpoint's `Response`.
+    @available(*, deprecated, message: "Keep the StatusCodes you pass to Definition in a constant of your own to read them.")
+    public var acceptableStatusCodes: StatusCodes { acceptedStatusCodes }
+}

@@ -20,7 +20,7 @@ import Foundation
 ///     URLQueryItem(name: "q", value: term)
 ///     for tag in tags { Parameter.queryValue("tag", value: tag) }
 ///     if let page { Parameter.queryValue("page", value: page) }
-///     Header.acceptLanguage.value("en")
+///     Header("Accept-Language").value("en")
 /// }
 /// ```
 ///

@@ -13,9 +13,9 @@
 /// on the endpoint's values is checked each time a request is built.
 public struct Definition<T: Endpoint>: Sendable {
     /// The HTTP method.
-    public let method: Method
+    let requestMethod: Method
     /// The path, relative to the server's base URL.
-    public let path: PathTemplate<T.PathComponents>
+    let pathTemplate: PathTemplate<T.PathComponents>
     /// Query and form parameters, in order. Internal: a `Parameter`'s name and values are the
     /// library's to read, and `urlRequest(environment:)` shows what they produce.
     let parameters: [Parameter<T.ParameterComponents>]
@@ -23,10 +23,10 @@ public struct Definition<T: Endpoint>: Sendable {
     let headers: [Header: HeaderField<T.HeaderComponents>]
     /// The request's timeout in seconds (`URLRequest.timeoutInterval`): how long the request may
     /// wait for more data before it fails with `URLError.timedOut`. `nil` keeps the session's.
-    public let timeout: Double?
+    let timeoutSeconds: Double?
     /// The statuses decoded as the endpoint's `Response`; anything else is decoded as its
     /// `ErrorResponse`. 2xx unless the definition says otherwise.
-    public let acceptableStatusCodes: StatusCodes
+    let acceptedStatusCodes: StatusCodes
 
     /// The parts split and checked once, for building.
     let shape: RequestShape<T.ParameterComponents, T.HeaderComponents>
@@ -49,12 +49,12 @@ public struct Definition<T: Endpoint>: Sendable {
         timeout: Double? = nil,
         acceptableStatusCodes: StatusCodes = .successful
     ) {
-        self.method = method
-        self.path = path
+        self.requestMethod = method
+        self.pathTemplate = path
         self.parameters = parameters
         self.headers = headers
-        self.timeout = timeout
-        self.acceptableStatusCodes = acceptableStatusCodes
+        self.timeoutSeconds = timeout
+        self.acceptedStatusCodes = acceptableStatusCodes
         self.shape = RequestShape(
             method: method,
             parameters: parameters,
@@ -72,12 +72,12 @@ public struct Definition<T: Endpoint>: Sendable {
         Other.PathComponents == T.PathComponents, Other.ParameterComponents == T.ParameterComponents,
         Other.HeaderComponents == T.HeaderComponents, Other.Body == T.Body
     {
-        method = other.method
-        path = other.path
+        requestMethod = other.requestMethod
+        pathTemplate = other.pathTemplate
         parameters = other.parameters
         headers = other.headers
-        timeout = other.timeout
-        acceptableStatusCodes = other.acceptableStatusCodes
+        timeoutSeconds = other.timeoutSeconds
+        acceptedStatusCodes = other.acceptedStatusCodes
         shape = other.shape
         fixedURL = other.fixedURL
     }

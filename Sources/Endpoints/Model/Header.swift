@@ -49,24 +49,10 @@ public struct Header: Hashable, Sendable, ExpressibleByStringLiteral, CustomStri
 extension Header {
     /// `Accept`
     public static let accept: Header = "Accept"
-    /// `Accept-Language`
-    public static let acceptLanguage: Header = "Accept-Language"
     /// `Authorization`
     public static let authorization: Header = "Authorization"
-    /// `Cache-Control`
-    public static let cacheControl: Header = "Cache-Control"
     /// `Content-Type`
     public static let contentType: Header = "Content-Type"
-    /// `Cookie`
-    public static let cookie: Header = "Cookie"
-    /// `Idempotency-Key`: marks a POST or PATCH as safe to retry.
-    public static let idempotencyKey: Header = "Idempotency-Key"
-    /// `If-Match`
-    public static let ifMatch: Header = "If-Match"
-    /// `If-Modified-Since`
-    public static let ifModifiedSince: Header = "If-Modified-Since"
-    /// `If-None-Match`
-    public static let ifNoneMatch: Header = "If-None-Match"
     /// `User-Agent`
     public static let userAgent: Header = "User-Agent"
 }

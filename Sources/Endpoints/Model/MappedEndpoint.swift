@@ -37,7 +37,7 @@ public struct MappedEndpoint<Base: Endpoint, Response: Sendable>: Endpoint {
     public typealias ErrorResponse = Base.ErrorResponse
 
     /// The endpoint whose request is sent.
-    public let base: Base
+    let base: Base
     private let transform: @Sendable (Base.Response) throws -> Response
 
     init(base: Base, transform: @escaping @Sendable (Base.Response) throws -> Response) {

@@ -38,7 +38,7 @@ public struct Method: RawRepresentable, Hashable, Sendable, ExpressibleByStringL
     public static let options = Method(rawValue: "OPTIONS")
 
     /// Whether repeating the request has the same effect as sending it once (RFC 9110 §9.2.2).
-    public var isIdempotent: Bool { Method.idempotentNames.contains(rawValue) }
+    var isIdempotent: Bool { Method.idempotentNames.contains(rawValue) }
 
     /// The idempotent methods of RFC 9110 §9.2.2, the one list the library uses (``RetryMiddleware`` too).
     static let idempotentNames: Set<String> = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"]

@@ -24,9 +24,9 @@ import Foundation
 /// this order: the endpoint's own (``Endpoint/middleware``), the client's, then those given per request.
 public struct EndpointClient: Sendable {
     /// What sends the requests.
-    public let transport: any HTTPTransport
+    let transport: any HTTPTransport
     /// Middleware for every request this client sends, inside each endpoint's own.
-    public let middleware: [any Middleware]
+    let middleware: [any Middleware]
 
     /// A client that sends through `transport`.
     public init(transport: any HTTPTransport, middleware: [any Middleware] = []) {
@@ -51,13 +51,5 @@ public struct TypedResponse<Value: Sendable>: Sendable {
     public init(value: Value, httpResponse: HTTPURLResponse) {
         self.value = value
         self.httpResponse = httpResponse
-    }
-
-    /// The response's status code.
-    public var statusCode: Int { httpResponse.statusCode }
-
-    /// A header of the response, looked up case-insensitively.
-    public func value(forHTTPHeaderField name: String) -> String? {
-        httpResponse.value(forHTTPHeaderField: name)
     }
 }

@@ -61,7 +61,7 @@ extension EndpointSending {
     ///
     /// ```swift
     /// let result = try await URLSession.shared.typedResponse(with: ProfileEndpoint())
-    /// print(result.statusCode, result.value(forHTTPHeaderField: "ETag") ?? "")
+    /// print(result.httpResponse.statusCode, result.httpResponse.value(forHTTPHeaderField: "ETag") ?? "")
     /// ```
     ///
     /// Sent like ``response(with:environment:auth:middleware:)``. A mocked call reports status 200

@@ -147,12 +147,6 @@ public enum EndpointTaskError<ErrorResponseType: Sendable>: Error, CustomStringC
         return nil
     }
 
-    /// The method of the request the server answered, for ``errorResponse(httpResponse:response:)``.
-    public var requestMethod: String? {
-        if case .errorResponse(let response, _) = self { return (response as? ErrorHTTPResponse)?.method }
-        return nil
-    }
-
     /// A sentence that says what went wrong.
     public var description: String {
         switch self {
@@ -202,7 +196,7 @@ public struct DecodingFailure: Error, Sendable, CustomStringConvertible {
     var isStreamedValue = false
 
     /// Wraps a decoder's error.
-    public init(_ error: any Error) {
+    init(_ error: any Error) {
         underlying = error
         if let error = error as? DecodingError {
             let context: DecodingError.Context? =

@@ -269,7 +269,7 @@ extension PipelineCall {
             build: { () throws(EndpointError) in try endpoint.urlRequest(environment: environment) },
             auth: auth,
             middleware: T.middleware + middleware,
-            acceptableStatusCodes: definition.acceptableStatusCodes,
+            acceptableStatusCodes: definition.acceptedStatusCodes,
             decodeResponse: { data, response in try endpoint.decodeResponse(data, response: response) },
             decodeError: { data in try T.errorDecoder.decode(T.ErrorResponse.self, from: data) },
             mock: { mocks in await mocks.resolve(endpoint) }

@@ -33,10 +33,10 @@ import Foundation
 /// ```
 public struct URLSessionTransport: HTTPTransport {
     /// The session that sends requests.
-    public let session: URLSession
+    let session: URLSession
     /// The most requests in flight to one host (scheme, host, port) through this transport's
     /// session; `nil` sends everything at once.
-    public let maximumRequestsPerHost: Int?
+    let maximumRequestsPerHost: Int?
 
     /// The per-host limit for `session`: on Linux, twice the configuration's
     /// `httpMaximumConnectionsPerHost` (6 by default), so that URLSession's own per-host queue always

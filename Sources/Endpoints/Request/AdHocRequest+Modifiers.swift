@@ -79,7 +79,7 @@ extension AdHocRequest {
     /// header of the same name. A `nil` value leaves the header out.
     ///
     /// ```swift
-    /// Request<Age>.estimatedAge(forName: "Zaid").header(.acceptLanguage, "en")
+    /// Request<Age>.estimatedAge(forName: "Zaid").header("Accept-Language", "en")
     /// ```
     public func header<Value: ParameterRepresentable>(_ name: Header, _ value: Value) -> Self {
         var copy = self
@@ -126,7 +126,7 @@ extension AdHocRequest {
     /// status is decoded as `ErrorResponse`.
     ///
     /// ```swift
-    /// Request<Data>.get("avatar", on: Api.base).header(.ifNoneMatch, etag).acceptableStatusCodes(.successful + [304])
+    /// Request<Data>.get("avatar", on: Api.base).header("If-None-Match", etag).acceptableStatusCodes(.successful + [304])
     /// ```
     public func acceptableStatusCodes(_ codes: StatusCodes) -> Self {
         var copy = self

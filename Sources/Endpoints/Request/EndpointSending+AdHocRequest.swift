@@ -40,7 +40,7 @@ extension EndpointSending {
     ///
     /// ```swift
     /// let result = try await URLSession.shared.typedResponse(for: Request<[User]>.get("users", on: Api.base))
-    /// let etag = result.value(forHTTPHeaderField: "ETag")
+    /// let etag = result.httpResponse.value(forHTTPHeaderField: "ETag")
     /// ```
     public func typedResponse<Response, ErrorResponse>(
         for request: AdHocRequest<Response, ErrorResponse>

@@ -69,7 +69,7 @@ extension EndpointSending {
         // A transport that receives the body itself (Linux) reports progress from its own
         // thread; the latest report reaches `progress` from a child of this task.
         let sink = DownloadSink(
-            destination: destination, wantsProgress: progress != nil, accepting: T.definition.acceptableStatusCodes)
+            destination: destination, wantsProgress: progress != nil, accepting: T.definition.acceptedStatusCodes)
         async let relayed: Void = relay(sink.reports, to: progress)
         let outcome: Result<HTTPURLResponse, T.TaskError>
         do throws(T.TaskError) {
@@ -168,7 +168,7 @@ extension EndpointSending {
                 throw T.TaskError(error)
             }
             progress?(TransferProgress(completedBytes: size, totalBytes: size))
-            return try call.validate(data, response: response, method: T.definition.method.rawValue)
+            return try call.validate(data, response: response, method: T.definition.requestMethod.rawValue)
         }
     }
 }

@@ -1,4 +1,4 @@
-import Endpoints
+@testable import Endpoints
 import Foundation
 import Testing
 
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func descriptionNamesTheValues() {
-        #expect(Composed.definition.path.description == "users/{userId}/posts/{postId}")
+        #expect(Composed.definition.pathTemplate.description == "users/{userId}/posts/{postId}")
         let interpolated: PathTemplate<Components> = "users/\(path: \.userId)/posts/\(path: \.postId)"
         #expect(interpolated.description == "users/{userId}/posts/{postId}")
     }

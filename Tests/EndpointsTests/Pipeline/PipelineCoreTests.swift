@@ -212,7 +212,7 @@ struct UserAgentMiddleware: Middleware {
         let echo = try await client.response(with: EchoEndpoint())
         #expect(echo.path == "/echo")
         let typed = try await client.typedResponse(with: EchoEndpoint())
-        #expect(typed.statusCode == 200)
+        #expect(typed.httpResponse.statusCode == 200)
         #expect(transport.sent.withLock { $0.count } == 2)
         #expect(transport.sent.withLock { $0.allSatisfy { $0.value(forHTTPHeaderField: "User-Agent") == "Core/1.0" } })
     }
@@ -252,7 +252,7 @@ struct UserAgentMiddleware: Middleware {
         let typed = try await Loopback.$baseURL.withValue(server.baseURL) {
             try await URLSession.shared.typedResponse(with: ConditionalEndpoint("cached"))
         }
-        #expect(typed.statusCode == 304)
+        #expect(typed.httpResponse.statusCode == 304)
         #expect(typed.value.isEmpty)
         let error = try #require(await send(EchoEndpoint("cached"), to: server).failure())
         #expect(error.statusCode == 304)
@@ -270,7 +270,6 @@ struct UserAgentMiddleware: Middleware {
         #expect(body.code == 418)
         let raw = try #require(error.responseData)
         #expect(String(decoding: raw, as: UTF8.self).contains("418"))
-        #expect(error.requestMethod == "GET")
         #expect(error.url?.path == "/teapot")
         #expect(error.localizedDescription == error.description)
     }

@@ -1,4 +1,4 @@
-import Endpoints
+@testable import Endpoints
 import EndpointsTestServer
 import Foundation
 import Testing
@@ -108,7 +108,7 @@ enum Sender: String, CaseIterable, Sendable, CustomTestStringConvertible {
                     with: PostEndpoint("echo"), environment: .production, auth: NoAuth(), middleware: []))
         case .typedResponse:
             let typed = try await sender.typedResponse(with: EchoEndpoint())
-            return "\(typed.statusCode) \(describe(typed.value))"
+            return "\(typed.httpResponse.statusCode) \(describe(typed.value))"
         case .endpointTask:
             let echo = try await completion { done in
                 try sender.endpointTask(with: EchoEndpoint()) { done($0.mapError { $0 as any Error }) }
@@ -172,7 +172,7 @@ enum Sender: String, CaseIterable, Sendable, CustomTestStringConvertible {
             return describe(try await sender.response(for: Request<Echo>.get("echo", on: base)))
         case .adHocTypedResponse:
             let typed = try await sender.typedResponse(for: AdHocRequest<Echo, APIError>.get("echo", on: base))
-            return "\(typed.statusCode) \(describe(typed.value))"
+            return "\(typed.httpResponse.statusCode) \(describe(typed.value))"
         case .adHocEndpointTask:
             let echo = try await completion { done in
                 try sender.endpointTask(for: AdHocRequest<Echo, APIError>.get("echo", on: base)) {

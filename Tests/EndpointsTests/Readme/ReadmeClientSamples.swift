@@ -43,11 +43,11 @@ enum ReadmeClientSample {
     static func avatar() async throws -> (cached: Bool, etag: String?) {
         var cached = false
         let avatar = try await URLSession.shared.typedResponse(with: AvatarEndpoint())
-        if avatar.statusCode == 304 {
+        if avatar.httpResponse.statusCode == 304 {
             // keep the cached image
             cached = true
         }
-        let etag = avatar.value(forHTTPHeaderField: "ETag")
+        let etag = avatar.httpResponse.value(forHTTPHeaderField: "ETag")
         return (cached, etag)
     }
 

@@ -15,7 +15,7 @@ import Foundation
 /// ```
 ///
 /// What is retried:
-/// - methods `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS` and `TRACE` (``Method/isIdempotent``); `POST`, `PATCH` and others only when
+/// - methods `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS` and `TRACE` (idempotent by RFC 9110); `POST`, `PATCH` and others only when
 ///   the request carries an `Idempotency-Key` header or `retriesNonIdempotentRequests` is set;
 /// - connection failures and timeouts (`retryableErrorCodes`), a body cut off part-way among
 ///   them (`.networkConnectionLost` on every platform; corelibs' `-1` for it is mapped by the

@@ -56,7 +56,7 @@ struct MiddlewarePost: Endpoint {
     static let definition: Definition<MiddlewarePost> = Definition(
         method: .post,
         path: "\(path: \.route)",
-        headers: [.idempotencyKey: .field(path: \.idempotencyKey)]
+        headers: ["Idempotency-Key": .field(path: \.idempotencyKey)]
     )
 
     let pathComponents: PathComponents
