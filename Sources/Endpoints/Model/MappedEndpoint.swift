@@ -58,8 +58,6 @@ public struct MappedEndpoint<Base: Endpoint, Response: Sendable>: Endpoint {
     public var headerComponents: Base.HeaderComponents { base.headerComponents }
     /// `Base`'s body encoder.
     public static var bodyEncoder: Base.BodyEncoder { Base.bodyEncoder }
-    /// `Base`'s response decoder.
-    public static var responseDecoder: Base.ResponseDecoder { Base.responseDecoder }
     /// `Base`'s error decoder.
     public static var errorDecoder: Base.ErrorDecoder { Base.errorDecoder }
     /// `Base`'s query encoding.

@@ -244,7 +244,7 @@ public struct PathTemplate<T>: Sendable, ExpressibleByStringInterpolation {
     }
 
     /// The template as text, with `{name}` for each value: `users/{userId}/posts`.
-    public var description: String {
+    var description: String {
         var output = ""
         // Naming the values cannot fail.
         try? assemble(.names, into: &output)

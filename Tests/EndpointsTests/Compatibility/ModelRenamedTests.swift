@@ -1,4 +1,4 @@
-import Endpoints
+@testable import Endpoints
 import Foundation
 import Testing
 
