@@ -30,3 +30,38 @@ extension EndpointTaskError {
         return nil
     }
 }
+
+extension ChaosMiddleware {
+    /// How often each kind of fault happens, as an earlier build of this release took it; the
+    /// rates are now arguments of ``ChaosMiddleware/init(seed:latencyRate:latency:failureRate:failureCodes:statusRate:statusCodes:clock:)``.
+    @available(
+        *, deprecated,
+        message: "Pass the rates to ChaosMiddleware itself: ChaosMiddleware(seed: 42, latencyRate: 0.2, failureRate: 0.05)."
+    )
+    public struct Configuration: Sendable, Hashable {
+        let rates: Rates
+
+        /// Creates a configuration. Nothing is injected unless you set a rate.
+        public init(
+            latencyRate: Double = 0,
+            latency: ClosedRange<TimeInterval> = 0.1...1,
+            failureRate: Double = 0,
+            failureCodes: [URLError.Code] = [.timedOut, .networkConnectionLost, .cannotConnectToHost],
+            statusRate: Double = 0,
+            statusCodes: [Int] = [500, 502, 503, 504]
+        ) {
+            rates = Rates(
+                latencyRate: latencyRate, latency: latency, failureRate: failureRate, failureCodes: failureCodes,
+                statusRate: statusRate, statusCodes: statusCodes)
+        }
+    }
+
+    /// Creates a chaos middleware from a ``Configuration``.
+    @available(
+        *, deprecated,
+        message: "Pass the rates to ChaosMiddleware itself: ChaosMiddleware(seed: 42, latencyRate: 0.2, failureRate: 0.05)."
+    )
+    public init(seed: UInt64? = nil, configuration: Configuration, clock: (any MiddlewareClock)? = nil) {
+        self.init(seed: seed, rates: configuration.rates, clock: clock)
+    }
+}

@@ -61,7 +61,7 @@ enum MiddlewareChaosSample {
         var baseUrls: [Environments: URL] { [.production: URL(string: "https://api.example.com")!] }
 
         #if DEBUG
-            static let chaos = ChaosMiddleware(seed: 42, configuration: .init(latencyRate: 0.2, failureRate: 0.05))
+            static let chaos = ChaosMiddleware(seed: 42, latencyRate: 0.2, failureRate: 0.05)
         #endif
 
         static var middleware: [any Middleware] {
@@ -122,7 +122,7 @@ enum MiddlewareChaosSample {
             #expect(chaos.seed == 42)
             // The same seed replays the same sequence; the draws are a run of it (other runs of this
             // test in the process may have drawn before, so the run may start later).
-            let replay = ChaosMiddleware(seed: 42, configuration: chaos.configuration)
+            let replay = ChaosMiddleware(seed: 42, rates: chaos.rates)
             let sequence = (0..<10_000).map { _ in replay.nextDecision() }
             let matches = (0...(sequence.count - drawn.count)).contains {
                 Array(sequence[$0..<$0 + drawn.count]) == drawn

@@ -9,7 +9,7 @@ import Testing
 #endif
 
 @Suite struct MiddlewareChaosTests {
-    static let configuration = ChaosMiddleware.Configuration(
+    static let configuration = ChaosMiddleware.Rates(
         latencyRate: 0.3,
         latency: 0.5...2,
         failureRate: 0.2,
@@ -24,7 +24,7 @@ import Testing
         let server = try TestServer()
         defer { server.stop() }
         let clock = TestClock()
-        let chaos = ChaosMiddleware(seed: seed, configuration: configuration, clock: clock)
+        let chaos = ChaosMiddleware(seed: seed, rates: configuration, clock: clock)
         let session = makeMiddlewareTestSession()
         var outcomes: [String] = []
         for _ in 0..<count {
@@ -61,15 +61,15 @@ import Testing
     }
 
     @Test func decisionsAreAPureFunctionOfTheSeed() {
-        let a = ChaosMiddleware(seed: 99, configuration: Self.configuration)
-        let b = ChaosMiddleware(seed: 99, configuration: Self.configuration)
+        let a = ChaosMiddleware(seed: 99, rates: Self.configuration)
+        let b = ChaosMiddleware(seed: 99, rates: Self.configuration)
         let first = (0..<200).map { _ in a.nextDecision() }
         #expect(first == (0..<200).map { _ in b.nextDecision() })
         let failures = first.filter { if case .failure = $0.fault { true } else { false } }.count
         let statuses = first.filter { if case .status = $0.fault { true } else { false } }.count
         #expect((20...60).contains(failures))
         #expect((20...60).contains(statuses))
-        #expect(ChaosMiddleware(seed: 5, configuration: .init()).nextDecision() == .init(latency: 0, fault: .none))
+        #expect(ChaosMiddleware(seed: 5, rates: .init()).nextDecision() == .init(latency: 0, fault: .none))
     }
 
     @Test func splitMix64MatchesTheReferenceSequence() {

@@ -13,7 +13,7 @@ import Foundation
 ///     #if DEBUG
 ///         // One shared instance: a computed list would restart from the seed on every request.
 ///         static let middleware: [any Middleware] = [
-///             ChaosMiddleware(seed: 42, configuration: .init(latencyRate: 0.2, failureRate: 0.05, statusRate: 0.05))
+///             ChaosMiddleware(seed: 42, latencyRate: 0.2, failureRate: 0.05, statusRate: 0.05)
 ///         ]
 ///     #endif
 /// }
@@ -33,7 +33,7 @@ import Foundation
 /// each injected failure and status.
 public struct ChaosMiddleware: Middleware {
     /// How often each kind of fault happens; rates are probabilities from 0 to 1.
-    public struct Configuration: Sendable, Hashable {
+    struct Rates: Sendable, Hashable {
         /// The share of requests delayed.
         let latencyRate: Double
         /// How long a delayed request waits, in seconds, drawn uniformly.
@@ -47,20 +47,8 @@ public struct ChaosMiddleware: Middleware {
         /// The statuses drawn from.
         let statusCodes: [Int]
 
-        /// Creates a configuration. Nothing is injected unless you set a rate.
-        ///
-        /// ```swift
-        /// ChaosMiddleware.Configuration(latencyRate: 0.5, latency: 0.2...2, statusRate: 0.1, statusCodes: [503])
-        /// ```
-        /// - Parameters:
-        ///   - latencyRate: The share of requests delayed.
-        ///   - latency: How long a delayed request waits, in seconds, drawn uniformly.
-        ///   - failureRate: The share of requests that fail with a `URLError`.
-        ///   - failureCodes: The codes failures are drawn from.
-        ///   - statusRate: The share of requests answered with an error status (not overlapping
-        ///     with failures).
-        ///   - statusCodes: The statuses drawn from.
-        public init(
+        /// Clamps each rate to 0...1 and the latency to non-negative seconds.
+        init(
             latencyRate: Double = 0,
             latency: ClosedRange<TimeInterval> = 0.1...1,
             failureRate: Double = 0,
@@ -104,25 +92,51 @@ public struct ChaosMiddleware: Middleware {
     /// The seed the decisions come from; reuse it to replay a run.
     public let seed: UInt64
     /// The rates and choices.
-    let configuration: Configuration
+    let rates: Rates
     /// Waits the injected latency; replace it in tests.
     let clock: any MiddlewareClock
     private let generator: Locked<SplitMix64>
 
-    /// Creates a chaos middleware.
+    /// Creates a chaos middleware. Nothing is injected unless you set a rate; rates are
+    /// probabilities from 0 to 1.
     ///
     /// ```swift
-    /// let chaos = ChaosMiddleware(configuration: .init(failureRate: 0.1))
-    /// print("chaos seed", chaos.seed)   // to replay: ChaosMiddleware(seed: thatSeed, ...)
+    /// let chaos = ChaosMiddleware(failureRate: 0.1)
+    /// print("chaos seed", chaos.seed)   // to replay: ChaosMiddleware(seed: thatSeed, failureRate: 0.1)
     /// ```
     /// - Parameters:
     ///   - seed: Where the decisions start; random when `nil`.
-    ///   - configuration: The rates.
+    ///   - latencyRate: The share of requests delayed.
+    ///   - latency: How long a delayed request waits, in seconds, drawn uniformly.
+    ///   - failureRate: The share of requests that fail with a `URLError`.
+    ///   - failureCodes: The codes failures are drawn from.
+    ///   - statusRate: The share of requests answered with an error status (not overlapping with
+    ///     failures).
+    ///   - statusCodes: The statuses drawn from.
     ///   - clock: Waits the injected latency, for tests; `nil` for `Task.sleep`.
-    public init(seed: UInt64? = nil, configuration: Configuration, clock: (any MiddlewareClock)? = nil) {
+    public init(
+        seed: UInt64? = nil,
+        latencyRate: Double = 0,
+        latency: ClosedRange<TimeInterval> = 0.1...1,
+        failureRate: Double = 0,
+        failureCodes: [URLError.Code] = [.timedOut, .networkConnectionLost, .cannotConnectToHost],
+        statusRate: Double = 0,
+        statusCodes: [Int] = [500, 502, 503, 504],
+        clock: (any MiddlewareClock)? = nil
+    ) {
+        self.init(
+            seed: seed,
+            rates: Rates(
+                latencyRate: latencyRate, latency: latency, failureRate: failureRate, failureCodes: failureCodes,
+                statusRate: statusRate, statusCodes: statusCodes),
+            clock: clock)
+    }
+
+    /// Creates a chaos middleware drawing from `rates`.
+    init(seed: UInt64?, rates: Rates, clock: (any MiddlewareClock)? = nil) {
         let seed = seed ?? UInt64.random(in: 0...UInt64.max)
         self.seed = seed
-        self.configuration = configuration
+        self.rates = rates
         self.clock = clock ?? SystemClock()
         self.generator = Locked(SplitMix64(seed: seed))
     }
@@ -133,11 +147,11 @@ public struct ChaosMiddleware: Middleware {
     /// the decisions that follow.
     func nextDecision() -> Decision {
         generator.withLock { generator in
-            ChaosMiddleware.decide(configuration, using: &generator)
+            ChaosMiddleware.decide(rates, using: &generator)
         }
     }
 
-    static func decide(_ configuration: Configuration, using generator: inout SplitMix64) -> Decision {
+    static func decide(_ configuration: Rates, using generator: inout SplitMix64) -> Decision {
         let latencyRoll = generator.nextUnitInterval()
         let latencyUnit = generator.nextUnitInterval()
         let faultRoll = generator.nextUnitInterval()
