@@ -47,9 +47,11 @@ private struct BreakingBodyTransport: HTTPTransport {
     }
 
     func stream(_ request: URLRequest, context: RequestContext) async throws -> (ResponseBody, HTTPURLResponse) {
-        let (body, writer) = ResponseBody.makeStream()
-        try await writer.write(Data("first".utf8))
-        writer.finish(throwing: BodyBroke())
+        let body = ResponseBody(
+            AsyncThrowingStream { continuation in
+                continuation.yield(Data("first".utf8))
+                continuation.finish(throwing: BodyBroke())
+            })
         let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])!
         return (body, response)
     }
