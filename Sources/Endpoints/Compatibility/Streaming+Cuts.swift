@@ -18,3 +18,28 @@ extension EventStreamReconnection {
     )
     public static var `default`: EventStreamReconnection { EventStreamReconnection() }
 }
+
+extension RetryExhausted {
+    /// The last error when the last attempt failed without a response, such as a `URLError`.
+    @available(
+        *, deprecated,
+        message: "Read lastOutcome: if case .failure(let error) = exhausted.lastOutcome { ... }."
+    )
+    public var underlyingError: (any Error)? {
+        if case .failure(let error) = lastOutcome { error } else { nil }
+    }
+
+    /// The last response when the last attempt got one (a 503, say).
+    @available(
+        *, deprecated,
+        message: "Read lastOutcome: if case .success(let last) = exhausted.lastOutcome { last.response }."
+    )
+    public var response: HTTPURLResponse? { try? lastOutcome.get().response }
+
+    /// The body of the last response.
+    @available(
+        *, deprecated,
+        message: "Read lastOutcome: if case .success(let last) = exhausted.lastOutcome { last.data }."
+    )
+    public var data: Data? { try? lastOutcome.get().data }
+}

@@ -14,4 +14,23 @@ import Testing
     @Test func theNamedDefaultReconnectionIsTheDefaultPolicy() {
         #expect(EventStreamReconnection.default == EventStreamReconnection())
     }
+
+    @available(*, deprecated)
+    @Test func aGiveUpReportStillReadsFieldByField() throws {
+        let url = try #require(URL(string: "https://api.example.com/feed"))
+        let response = try #require(
+            HTTPURLResponse(url: url, statusCode: 503, httpVersion: "HTTP/1.1", headerFields: [:]))
+        let answered = RetryExhausted(
+            attempts: 3, reason: .budget, outcome: .success((Data("busy".utf8), response)))
+        #expect(answered.response?.statusCode == 503)
+        #expect(answered.data == Data("busy".utf8))
+        #expect(answered.underlyingError == nil)
+        let failed = RetryExhausted(attempts: 4, reason: .maximumAttempts, outcome: .failure(URLError(.timedOut)))
+        #expect((failed.underlyingError as? URLError)?.code == .timedOut)
+        #expect(failed.response == nil && failed.data == nil)
+        #expect(
+            failed.description
+                == "Gave up after 4 attempts because the maximum number of attempts was reached; the last was URLError -1001."
+        )
+    }
 }
