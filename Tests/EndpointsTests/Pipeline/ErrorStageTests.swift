@@ -248,6 +248,17 @@ private struct TickBytes: Endpoint {
         #expect(EchoEndpoint.TaskError(URLError(.timedOut)).stage == .transport)
         #expect(EchoEndpoint.TaskError(CancellationError()).stage == .cancellation)
         #expect(EchoEndpoint.TaskError(EndpointError.conflictingBody).stage == .building)
-        #expect(RequestStage.pageLink.description == "pageLink")
+    }
+
+    /// A stage prints as its name without a description of its own: a metrics label reads
+    /// `"\(error.stage)"`.
+    @Test func aStagePrintsAsItsName() {
+        #expect("\(RequestStage.pageLink)" == "pageLink")
+        #expect(String(describing: RequestStage.transport) == "transport")
+        for stage in RequestStage.allCases {
+            #expect("\(stage)" == stage.rawValue)
+        }
+        let error = EchoEndpoint.TaskError(URLError(.timedOut))
+        #expect("request.failed.\(error.stage)" == "request.failed.transport")
     }
 }
