@@ -57,7 +57,7 @@ extension EndpointTaskError {
     /// ``errorResponseParseError(httpResponse:data:error:)`` ``RequestStage/validation``;
     /// ``responseParseError(httpResponse:data:error:)`` ``RequestStage/decoding``, or
     /// ``RequestStage/stream`` for a value of a stream; ``streamError(_:)``
-    /// ``RequestStage/stream``; ``pageLinkError(_:)`` ``RequestStage/pageLink``; ``cancelled``
+    /// ``RequestStage/stream``; ``pageLinkError(target:)`` ``RequestStage/pageLink``; ``cancelled``
     /// ``RequestStage/cancellation``.
     public var stage: RequestStage {
         switch self {
