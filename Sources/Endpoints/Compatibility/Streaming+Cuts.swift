@@ -43,3 +43,12 @@ extension RetryExhausted {
     )
     public var data: Data? { try? lastOutcome.get().data }
 }
+
+extension ResponseBodyTooLarge {
+    /// The most bytes the caller accepted.
+    @available(
+        *, deprecated,
+        message: "Use the limit you passed to collect(upTo:); the error's description names it too."
+    )
+    public var limit: Int { maximumBytes }
+}

@@ -182,14 +182,14 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// - Throws: ``ResponseBodyTooLarge`` past `limit`, or what reading the body threw.
     public func collect(upTo limit: Int = .max) async throws -> Data {
         if let data = bufferedData {
-            guard data.count <= limit else { throw ResponseBodyTooLarge(limit: limit) }
+            guard data.count <= limit else { throw ResponseBodyTooLarge(maximumBytes: limit) }
             return data
         }
         var data = Data()
         for try await chunk in self {
             guard chunk.count <= limit - data.count else {
                 cancel()
-                throw ResponseBodyTooLarge(limit: limit)
+                throw ResponseBodyTooLarge(maximumBytes: limit)
             }
             data.append(chunk)
         }
@@ -211,11 +211,12 @@ public struct ResponseBody: AsyncSequence, Sendable {
     }
 }
 
-/// A response body was longer than the caller would collect.
+/// A response body was longer than the caller would collect with
+/// ``ResponseBody/collect(upTo:)``; its description names the limit.
 public struct ResponseBodyTooLarge: Error, Sendable, CustomStringConvertible {
-    /// The most bytes the caller accepted.
-    public let limit: Int
+    /// The most bytes the caller accepted: the `limit` it passed.
+    let maximumBytes: Int
 
     /// Says which limit the body passed.
-    public var description: String { "The response body is longer than \(limit) bytes." }
+    public var description: String { "The response body is longer than \(maximumBytes) bytes." }
 }

@@ -33,4 +33,13 @@ import Testing
                 == "Gave up after 4 attempts because the maximum number of attempts was reached; the last was URLError -1001."
         )
     }
+
+    @available(*, deprecated)
+    @Test func aTooLargeBodysErrorStillNamesItsLimit() async throws {
+        let error = await #expect(throws: ResponseBodyTooLarge.self) {
+            _ = try await ResponseBody(Data(count: 10)).collect(upTo: 4)
+        }
+        #expect(error?.limit == 4)
+        #expect(error?.description == "The response body is longer than 4 bytes.")
+    }
 }
