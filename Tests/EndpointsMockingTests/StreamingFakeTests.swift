@@ -111,9 +111,7 @@ struct RawTicksEndpoint: Endpoint {
         let body = Data("id: 1\ndata: one\n\ndata: two\n\n".utf8)
         let events = try await withMock(RawTicksEndpoint.self, action: .return(body)) {
             var events: [String] = []
-            for try await event in try await URLSession.shared.bytes(for: RawTicksEndpoint()).events.reconnecting(
-                .default)
-            {
+            for try await event in try await URLSession.shared.bytes(for: RawTicksEndpoint()).events.reconnecting() {
                 events.append(event.data)
             }
             return events

@@ -51,7 +51,7 @@ extension EndpointSending {
     @available(
         *, deprecated,
         message:
-            "Use bytes(for:).events.reconnecting(_:) instead: try await client.bytes(for: endpoint).events.reconnecting(.default)."
+            "Use bytes(for:).events.reconnecting(_:) instead: try await client.bytes(for: endpoint).events.reconnecting()."
     )
     public func events<T: Endpoint>(
         for endpoint: T,
@@ -73,7 +73,7 @@ extension EndpointSending {
 /// Server-sent events that survive dropped connections, sent when first iterated.
 @available(
     *, deprecated,
-    message: "Use EndpointStream instead: try await client.bytes(for: endpoint).events.reconnecting(.default)."
+    message: "Use EndpointStream instead: try await client.bytes(for: endpoint).events.reconnecting()."
 )
 public struct ReconnectingEventStream<ErrorResponse: Sendable>: AsyncSequence, Sendable {
     let makeNext: @Sendable () -> () async throws(EndpointTaskError<ErrorResponse>) -> ServerSentEvent?

@@ -23,11 +23,13 @@ import Foundation
 /// Each encoder has one boundary, random unless you pass one (tests pass a fixed boundary to
 /// compare bodies byte for byte). Field names and file names have `"`, CR and LF escaped as
 /// `%22`, `%0D` and `%0A`, so no value can add a header or end a part early; a content type
-/// containing CR, LF or NUL, or content containing the boundary, is refused with
-/// ``MultipartFormEncoder/Failure``.
+/// containing CR, LF or NUL, or content containing the boundary, is refused: sending throws
+/// ``EndpointError/bodyEncodingFailed(_:)``, whose description carries a sentence that says what to
+/// fix.
 public struct MultipartFormEncoder: EncoderType, Sendable {
-    /// Why a body could not be encoded as `multipart/form-data`.
-    public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Why a body could not be encoded as `multipart/form-data`; callers see it through
+    /// ``EndpointError/bodyEncodingFailed(_:)`` and its sentence.
+    enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
         /// The boundary is empty, longer than 70 characters, or uses characters RFC 2046 does not allow.
         case invalidBoundary(String)
         /// A part's content type contains CR, LF or NUL.
@@ -38,7 +40,7 @@ public struct MultipartFormEncoder: EncoderType, Sendable {
         case unsupportedValue(name: String)
 
         /// A sentence that says what went wrong and what to fix.
-        public var description: String {
+        var description: String {
             switch self {
             case .invalidBoundary(let boundary):
                 "The multipart boundary '\(boundary.debugDescription.dropFirst().dropLast())' is not valid; use 1 to 70 letters, digits or '()+_,-./:=?."
@@ -88,7 +90,9 @@ public struct MultipartFormEncoder: EncoderType, Sendable {
     }
 
     /// Encodes a ``MultipartForm``, or the top-level properties of any other `Encodable` value;
-    /// throws a ``Failure`` when the result would not be a valid body.
+    /// throws an error whose description says what to fix when the result would not be a valid
+    /// body (a bad boundary, a content type with a line break, content containing the boundary,
+    /// a value without field names).
     ///
     /// ```swift
     /// let form: MultipartForm = [.field(name: "title", value: "Holiday")]

@@ -17,8 +17,9 @@
 /// ```
 ///
 /// It is one type for every endpoint (not nested in the generic ``EndpointTaskError``), so it can
-/// key a dictionary of counts or a metrics label across endpoints.
-public enum RequestStage: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+/// key a dictionary of counts or a metrics label across endpoints. Printed, or as its `rawValue`,
+/// it is the case's name: `"\(RequestStage.transport)"` is `transport`.
+public enum RequestStage: String, Sendable, Hashable, CaseIterable {
     /// The request could not be built from the endpoint's values or its server; nothing was sent.
     case building
     /// The authentication method could not apply or renew its credentials.
@@ -39,9 +40,6 @@ public enum RequestStage: String, Sendable, Hashable, CaseIterable, CustomString
     case pageLink
     /// The request was cancelled, at whichever step it was.
     case cancellation
-
-    /// The stage's name, e.g. `transport`.
-    public var description: String { rawValue }
 }
 
 extension EndpointTaskError {
@@ -59,7 +57,7 @@ extension EndpointTaskError {
     /// ``errorResponseParseError(httpResponse:data:error:)`` ``RequestStage/validation``;
     /// ``responseParseError(httpResponse:data:error:)`` ``RequestStage/decoding``, or
     /// ``RequestStage/stream`` for a value of a stream; ``streamError(_:)``
-    /// ``RequestStage/stream``; ``pageLinkError(_:)`` ``RequestStage/pageLink``; ``cancelled``
+    /// ``RequestStage/stream``; ``pageLinkError(target:)`` ``RequestStage/pageLink``; ``cancelled``
     /// ``RequestStage/cancellation``.
     public var stage: RequestStage {
         switch self {

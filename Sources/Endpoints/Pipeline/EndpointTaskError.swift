@@ -56,8 +56,11 @@ public enum EndpointTaskError<ErrorResponseType: Sendable>: Error, CustomStringC
     /// lost mid-stream stays ``urlLoadError(_:)`` and a value that does not decode stays
     /// ``responseParseError(httpResponse:data:error:)``; their ``stage`` says which.
     case streamError(any Error)
-    /// The next page's link was not followed (see ``PaginatedEndpoint``); the pages end here.
-    case pageLinkError(CrossOriginPageLink)
+    /// The next page's link pointed to another origin (scheme, host or port) than the first
+    /// page's, so it was not followed: the request would have carried the endpoint's credentials
+    /// there (see ``PaginatedEndpoint``). The pages end here. `target` is the link without its
+    /// query, which may carry a key.
+    case pageLinkError(target: String)
 
     /// The typed error for a failure thrown by a transport, a middleware or test support, mapped
     /// the way the pipeline maps it.
@@ -172,8 +175,8 @@ public enum EndpointTaskError<ErrorResponseType: Sendable>: Error, CustomStringC
             "A middleware failed: \(error)"
         case .streamError(let error):
             "The stream failed: \(error)"
-        case .pageLinkError(let link):
-            "The next page was not fetched: \(link)"
+        case .pageLinkError(let target):
+            "The next page was not fetched: its link points to another origin (\(target)) and was not followed, to keep credentials from it."
         }
     }
 }

@@ -29,6 +29,7 @@ public protocol HTTPTransport: Sendable {
 
     /// Sends `request` and returns the response head as soon as it arrives, with the body still
     /// arriving, whatever the status. The default sends with ``send(_:context:)`` and hands the
-    /// buffered body over as one chunk (see `HTTPTransport+Streaming.swift`).
+    /// buffered body over as one chunk (see `HTTPTransport+Streaming.swift`); a transport that
+    /// streams makes its body with ``ResponseBody/init(_:bufferLimit:)`` from its chunks.
     func stream(_ request: URLRequest, context: RequestContext) async throws -> (ResponseBody, HTTPURLResponse)
 }

@@ -20,8 +20,8 @@ extension EndpointSending {
     /// file already there is replaced atomically (a reader sees the old file or the new one), and
     /// the new file keeps its permissions. On any failure (an error status, a dropped connection, a
     /// timeout, a cancel) the temporary file is removed and `destination` is left as it was, the
-    /// same file with the same bytes. On Apple platforms at most ``ResponseBody/defaultBufferLimit``
-    /// bytes are held in memory (the transfer is paused while the file is behind). On Linux, where a
+    /// same file with the same bytes. On Apple platforms at most 1 MiB of the body is held in
+    /// memory (the transfer is paused while the file is behind). On Linux, where a
     /// running data task cannot be paused, ``URLSessionTransport`` receives the body with a download
     /// task, which writes it to a file as it arrives, so memory stays flat however fast the network
     /// is (see <doc:StreamingAndFiles>); that file is renamed beside `destination`, or copied there

@@ -69,7 +69,7 @@ extension EndpointStream where Element == ServerSentEvent {
     /// a browser's `EventSource` does.
     ///
     /// ```swift
-    /// let feed = try await client.bytes(for: Notifications()).events.reconnecting(.default)
+    /// let feed = try await client.bytes(for: Notifications()).events.reconnecting()
     /// for try await event in feed {
     ///     show(event.data)   // continues across dropped connections
     /// }
@@ -84,8 +84,10 @@ extension EndpointStream where Element == ServerSentEvent {
     /// say "stop"), and throws for anything else: a non-2xx answer (with the endpoint's typed error
     /// body), an authentication failure, cancellation, or `maximumAttempts` failed reconnections in
     /// a row. A typed mock is a finite script: its events are delivered once. ``values`` of a
-    /// reconnecting stream reconnect too.
-    public func reconnecting(_ reconnection: EventStreamReconnection = .default) -> EndpointStream {
+    /// reconnecting stream reconnect too. Without a policy, the defaults of
+    /// ``EventStreamReconnection/init(delay:maximumDelay:maximumAttempts:reconnectsWhenEnded:)``
+    /// apply: 3 seconds, doubling per failure up to a minute, five failures in a row at most.
+    public func reconnecting(_ reconnection: EventStreamReconnection = EventStreamReconnection()) -> EndpointStream {
         var stream = self
         stream.reconnection = reconnection
         return stream

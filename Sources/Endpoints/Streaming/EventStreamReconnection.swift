@@ -38,9 +38,6 @@ public struct EventStreamReconnection: Sendable, Equatable {
         self.reconnectsWhenEnded = reconnectsWhenEnded
     }
 
-    /// Three seconds, doubling per failure up to a minute, five failures in a row at most.
-    public static let `default` = EventStreamReconnection()
-
     /// The wait before attempt `failures + 1` when the base wait is `base` seconds.
     func wait(base: TimeInterval, failures: Int) -> TimeInterval {
         min(maximumDelay, base * pow(2, Double(max(0, failures - 1))))

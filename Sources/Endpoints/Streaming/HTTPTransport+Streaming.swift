@@ -10,12 +10,28 @@ extension HTTPTransport {
     ///
     /// This default sends the request with ``send(_:context:)`` and hands over the buffered body
     /// as one chunk, so every transport, custom ones included, serves the streaming APIs;
-    /// ``URLSessionTransport`` and the mocking module's fake transport stream for real. Implement
-    /// it to stream from your own transport, making the body with ``ResponseBody/makeStream(bufferLimit:)``.
+    /// ``URLSessionTransport`` and the mocking module's fake transport stream for real.
     ///
     /// ```swift
     /// let (body, response) = try await transport.stream(request, context: RequestContext(endpointName: "Feed"))
     /// for try await chunk in body { print(chunk.count) }
+    /// ```
+    ///
+    /// Implement it to stream from your own transport: return the head once it is in, with a body
+    /// made by ``ResponseBody/init(_:bufferLimit:)`` from the chunks as they arrive, for example
+    /// an `AsyncThrowingStream` that your connection feeds. The body pauses the sequence while
+    /// 1 MiB waits unread, and cancels the task reading it when the reader goes away:
+    ///
+    /// ```swift
+    /// func stream(_ request: URLRequest, context: RequestContext) async throws -> (ResponseBody, HTTPURLResponse) {
+    ///     let (head, connection) = try await socket.open(request)
+    ///     let chunks = AsyncThrowingStream<Data, any Error> { continuation in
+    ///         connection.onChunk = { continuation.yield($0) }
+    ///         connection.onEnd = { error in continuation.finish(throwing: error) }
+    ///         continuation.onTermination = { _ in connection.close() }
+    ///     }
+    ///     return (ResponseBody(chunks), head)
+    /// }
     /// ```
     public func stream(_ request: URLRequest, context: RequestContext) async throws -> (ResponseBody, HTTPURLResponse) {
         let (data, response) = try await send(request, context: context)
@@ -25,9 +41,9 @@ extension HTTPTransport {
 
 extension URLSessionTransport {
     /// Sends `request` and returns the head as soon as it arrives; the body follows as it is
-    /// received, with at most ``ResponseBody/defaultBufferLimit`` bytes waiting unread (beyond
-    /// that the data task is suspended until the reader catches up; on Linux, where suspending a
-    /// running task is not safe, the task keeps running and the unread bytes wait in memory).
+    /// received, with at most 1 MiB waiting unread (beyond that the data task is suspended until
+    /// the reader catches up; on Linux, where suspending a running task is not safe, the task keeps
+    /// running and the unread bytes wait in memory).
     ///
     /// Redirects, refused challenges and credentials behave as in ``send(_:context:)``. The body
     /// fails with `URLError.timedOut` when no byte arrives for the request's `timeoutInterval`,

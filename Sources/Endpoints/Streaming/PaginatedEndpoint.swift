@@ -61,21 +61,9 @@ public enum NextPage<E: Endpoint>: Sendable {
     case endpoint(E)
     /// Send the current endpoint's request with this URL instead (for a `Link` header). Only a
     /// URL of the same origin (scheme, host, port) is followed, since the request carries the
-    /// endpoint's credentials; another origin ends the pages with ``CrossOriginPageLink``.
+    /// endpoint's credentials; another origin ends the pages with
+    /// ``EndpointTaskError/pageLinkError(target:)``, whose stage is ``RequestStage/pageLink``.
     case url(URL)
-}
-
-/// A next-page link pointed to another origin than the first page's, so it was not followed:
-/// the request would carry the endpoint's credentials there. Thrown as
-/// ``EndpointTaskError/pageLinkError(_:)``, whose stage is ``RequestStage/pageLink``.
-public struct CrossOriginPageLink: Error, Sendable, CustomStringConvertible {
-    /// The link's target, without its query (which may carry a key).
-    public let target: String
-
-    /// Says which link was refused.
-    public var description: String {
-        "The next page's link points to another origin (\(target)); it was not followed, to keep credentials from it."
-    }
 }
 
 /// The pages of a ``PaginatedEndpoint``, as an `AsyncSequence` of its `Response`; see
@@ -115,7 +103,7 @@ public struct PageSequence<T: PaginatedEndpoint>: AsyncSequence, Sendable {
             case .url(let url):
                 guard RedirectPolicy.Origin(url) == origin else {
                     next = .none
-                    throw .pageLinkError(CrossOriginPageLink(target: String(url.absoluteString.prefix { $0 != "?" })))
+                    throw .pageLinkError(target: String(url.absoluteString.prefix { $0 != "?" }))
                 }
                 call = pages.client.call(
                     current, environment: pages.environment, auth: pages.auth, middleware: pages.middleware

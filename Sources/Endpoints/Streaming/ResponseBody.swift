@@ -4,8 +4,8 @@ import Foundation
 /// one task.
 ///
 /// Transports hand it over with the response head (see ``HTTPTransport/stream(_:context:)``).
-/// At most ``defaultBufferLimit`` bytes (or the limit it was made with) wait unread; beyond that
-/// the producer is paused until the reader catches up (a writer waits; a data task is suspended,
+/// At most 1 MiB (or the limit it was made with) waits unread; beyond that the producer is paused
+/// until the reader catches up (the chunk sequence is not asked for more; a data task is suspended,
 /// except on Linux, see ``URLSessionTransport/stream(_:context:)``). Cancelling the reading task, or dropping
 /// the body before its end, stops the transfer.
 ///
@@ -16,19 +16,19 @@ import Foundation
 /// }
 /// ```
 ///
-/// Mocks and custom transports make one from data, from chunks, or with a writer:
+/// Mocks and custom transports make one from data, or from any `AsyncSequence` of chunks, such
+/// as an `AsyncThrowingStream` their connection feeds:
 ///
 /// ```swift
 /// let whole = ResponseBody(Data("data: hi\n\n".utf8))
-/// let (body, writer) = ResponseBody.makeStream()
-/// Task {
-///     try await writer.write(Data("data: 1\n\n".utf8))
-///     writer.finish()
-/// }
+/// let (chunks, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+/// let streamed = ResponseBody(chunks)
+/// continuation.yield(Data("data: 1\n\n".utf8))
+/// continuation.finish()
 /// ```
 public struct ResponseBody: AsyncSequence, Sendable {
     /// 1 MiB: how many bytes wait unread before the transfer is paused, unless told otherwise.
-    public static let defaultBufferLimit = 1 << 20
+    @usableFromInline static let defaultBufferLimit = 1 << 20
 
     /// Where the chunks come from: a body already in memory (a buffered send's) is held as it is,
     /// so passing it through the middleware chain costs no buffer and no suspension.
@@ -58,7 +58,11 @@ public struct ResponseBody: AsyncSequence, Sendable {
     }
 
     /// A body that reads `chunks` as it is read, pausing `chunks` while `bufferLimit` bytes wait
-    /// unread. An error `chunks` throws ends the body with that error.
+    /// unread (1 MiB unless given). An error `chunks` throws ends the body with that error, after
+    /// the chunks before it; when the reader goes away (cancelled, or the body dropped), the task
+    /// reading `chunks` is cancelled (an `AsyncThrowingStream`'s `onTermination` runs then).
+    ///
+    /// This is how a custom transport streams: see ``HTTPTransport/stream(_:context:)``.
     ///
     /// ```swift
     /// let body = ResponseBody(AsyncThrowingStream { continuation in
@@ -81,29 +85,30 @@ public struct ResponseBody: AsyncSequence, Sendable {
         self = body
     }
 
-    /// A body and the writer that produces it, for a custom transport or a mock that streams.
-    public static func makeStream(bufferLimit: Int = defaultBufferLimit) -> (body: ResponseBody, writer: Writer) {
+    /// A body and the writer that produces it: what ``init(_:bufferLimit:)`` reads its chunks
+    /// into. Custom transports use that initializer.
+    static func makeStream(bufferLimit: Int = defaultBufferLimit) -> (body: ResponseBody, writer: Writer) {
         let buffer = BodyBuffer(limit: bufferLimit)
         return (ResponseBody(buffer: buffer), Writer(buffer: buffer))
     }
 
-    /// Produces a ``ResponseBody`` made with ``makeStream(bufferLimit:)``.
-    public struct Writer: Sendable {
+    /// Produces a body made with `makeStream(bufferLimit:)`.
+    struct Writer: Sendable {
         let buffer: BodyBuffer
 
         /// Appends `chunk`, then waits while the reader is more than the buffer limit behind.
         /// - Throws: `CancellationError` when the reader is gone (cancelled, or dropped the body).
-        public func write(_ chunk: Data) async throws {
+        func write(_ chunk: Data) async throws {
             try await buffer.write(chunk)
         }
 
         /// Ends the body; with an `error`, the reader gets it after the chunks written before.
-        public func finish(throwing error: (any Error)? = nil) {
+        func finish(throwing error: (any Error)? = nil) {
             buffer.finish(throwing: error)
         }
 
         /// Whether the reader is gone, so there is no point writing more.
-        public var isCancelled: Bool { buffer.isTerminated }
+        var isCancelled: Bool { buffer.isTerminated }
     }
 
     /// Reads the chunks in order.
@@ -177,14 +182,14 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// - Throws: ``ResponseBodyTooLarge`` past `limit`, or what reading the body threw.
     public func collect(upTo limit: Int = .max) async throws -> Data {
         if let data = bufferedData {
-            guard data.count <= limit else { throw ResponseBodyTooLarge(limit: limit) }
+            guard data.count <= limit else { throw ResponseBodyTooLarge(maximumBytes: limit) }
             return data
         }
         var data = Data()
         for try await chunk in self {
             guard chunk.count <= limit - data.count else {
                 cancel()
-                throw ResponseBodyTooLarge(limit: limit)
+                throw ResponseBodyTooLarge(maximumBytes: limit)
             }
             data.append(chunk)
         }
@@ -206,11 +211,12 @@ public struct ResponseBody: AsyncSequence, Sendable {
     }
 }
 
-/// A response body was longer than the caller would collect.
+/// A response body was longer than the caller would collect with
+/// ``ResponseBody/collect(upTo:)``; its description names the limit.
 public struct ResponseBodyTooLarge: Error, Sendable, CustomStringConvertible {
-    /// The most bytes the caller accepted.
-    public let limit: Int
+    /// The most bytes the caller accepted: the `limit` it passed.
+    let maximumBytes: Int
 
     /// Says which limit the body passed.
-    public var description: String { "The response body is longer than \(limit) bytes." }
+    public var description: String { "The response body is longer than \(maximumBytes) bytes." }
 }

@@ -213,10 +213,16 @@ private func utf8(_ pieces: String...) -> Data { Data(pieces.joined().utf8) }
     @Test func encoderErrorSurfacesAsBodyEncodingFailed() {
         let failure = MultipartFormEncoder.Failure.invalidContentType(name: "f")
         let form: MultipartForm = [.file(name: "f", filename: "f", contentType: "a\nb", data: Data())]
-        #expect(throws: EndpointError.bodyEncodingFailed(UnderlyingError(failure))) {
+        let error = #expect(throws: EndpointError.bodyEncodingFailed(UnderlyingError(failure))) {
             try Upload(body: form).urlRequest()
         }
+        // The failure is internal: a caller reads its sentence in the error's description.
         #expect(failure.description.hasSuffix("remove those characters."))
+        #expect(error?.description.contains(failure.description) == true)
+        #expect(
+            error?.description
+                == "The body could not be encoded (The content type of the part 'f' contains CR, LF or NUL; remove those characters.); check the body's Encodable conformance and the encoder."
+        )
     }
 
     @Test func serverReceivesTheBodyAndBoundaryIntact() async throws {

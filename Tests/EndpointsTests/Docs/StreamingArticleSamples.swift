@@ -50,7 +50,7 @@ enum StreamingArticle {
     }
 
     static func reconnecting() async throws {
-        let feed = try await URLSession.shared.bytes(for: PriceFeed()).events.reconnecting(.default)
+        let feed = try await URLSession.shared.bytes(for: PriceFeed()).events.reconnecting()
         for try await event in feed {
             print(event.id ?? "-", event.data)
         }

@@ -133,8 +133,10 @@ import Testing
         }
         let exhausted = try #require(gaveUp.withLock { $0 }.first)
         #expect(gaveUp.withLock { $0.count } == 1)
-        #expect(exhausted.attempts == 3 && exhausted.reason == .budget && exhausted.response?.statusCode == 503)
-        #expect(exhausted.data == Data(#"{"code":503,"message":"busy"}"#.utf8))
+        #expect(exhausted.attempts == 3 && exhausted.reason == .budget)
+        let last = try exhausted.lastOutcome.get()
+        #expect(last.response.statusCode == 503)
+        #expect(last.data == Data(#"{"code":503,"message":"busy"}"#.utf8))
         #expect(
             exhausted.description
                 == "Gave up after 3 attempts because the time budget ran out; the last was status 503."
@@ -153,7 +155,7 @@ import Testing
         let retry = RetryMiddleware(
             maximumAttempts: 4, backoff: Backoff(initial: 1, multiplier: 2), clock: clock, seed: 9,
             onGiveUp: { exhausted in
-                if exhausted.reason == .maximumAttempts, exhausted.underlyingError is URLError {
+                if exhausted.reason == .maximumAttempts, case .failure(is URLError) = exhausted.lastOutcome {
                     gaveUp.withLock { $0.append(exhausted.attempts) }
                 }
             })

@@ -47,9 +47,11 @@ private struct BreakingBodyTransport: HTTPTransport {
     }
 
     func stream(_ request: URLRequest, context: RequestContext) async throws -> (ResponseBody, HTTPURLResponse) {
-        let (body, writer) = ResponseBody.makeStream()
-        try await writer.write(Data("first".utf8))
-        writer.finish(throwing: BodyBroke())
+        let body = ResponseBody(
+            AsyncThrowingStream { continuation in
+                continuation.yield(Data("first".utf8))
+                continuation.finish(throwing: BodyBroke())
+            })
         let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])!
         return (body, response)
     }
@@ -246,6 +248,17 @@ private struct TickBytes: Endpoint {
         #expect(EchoEndpoint.TaskError(URLError(.timedOut)).stage == .transport)
         #expect(EchoEndpoint.TaskError(CancellationError()).stage == .cancellation)
         #expect(EchoEndpoint.TaskError(EndpointError.conflictingBody).stage == .building)
-        #expect(RequestStage.pageLink.description == "pageLink")
+    }
+
+    /// A stage prints as its name without a description of its own: a metrics label reads
+    /// `"\(error.stage)"`.
+    @Test func aStagePrintsAsItsName() {
+        #expect("\(RequestStage.pageLink)" == "pageLink")
+        #expect(String(describing: RequestStage.transport) == "transport")
+        for stage in RequestStage.allCases {
+            #expect("\(stage)" == stage.rawValue)
+        }
+        let error = EchoEndpoint.TaskError(URLError(.timedOut))
+        #expect("request.failed.\(error.stage)" == "request.failed.transport")
     }
 }

@@ -153,6 +153,60 @@ extension TransportContractTests {
     }
 }
 
+extension TransportContractTests {
+    /// A transport of one's own that streams, as `HTTPTransport.stream`'s documentation shows: the
+    /// head at once, the body a `ResponseBody` over an `AsyncThrowingStream` the test feeds.
+    private final class FedStream: HTTPTransport, Sendable {
+        let feed = TestLocked<AsyncThrowingStream<Data, any Error>.Continuation?>(nil)
+        let closed = TestLocked(false)
+
+        func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
+            throw URLError(.unsupportedURL)
+        }
+
+        func stream(_ request: URLRequest, context: RequestContext) async throws -> (ResponseBody, HTTPURLResponse) {
+            let (chunks, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+            continuation.onTermination = { [closed] _ in closed.withLock { $0 = true } }
+            feed.withLock { $0 = continuation }
+            let head = HTTPURLResponse(
+                url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1",
+                headerFields: ["Content-Type": "application/x-ndjson"])!
+            return (ResponseBody(chunks), head)
+        }
+
+        func deliver(_ text: String) { _ = feed.withLock { $0 }?.yield(Data(text.utf8)) }
+    }
+
+    @Test func aCustomTransportStreamsABodyMadeFromAnAsyncSequence() async throws {
+        let transport = FedStream()
+        let client = EndpointClient(transport: transport)
+        try await Loopback.$baseURL.withValue(URL(string: "http://example.invalid")!) {
+            var ticks = try await client.bytes(for: TickStream("ticks")).lines.makeAsyncIterator()
+            // Each value arrives as its chunk does, while the stream is still open.
+            transport.deliver(#"{"n": 1}"# + "\n")
+            #expect(try await ticks.next() == Tick(n: 1, text: nil))
+            transport.deliver(#"{"n": 2, "#)
+            transport.deliver(#""text": "two"}"# + "\n")
+            #expect(try await ticks.next() == Tick(n: 2, text: "two"))
+            #expect(!transport.closed.withLock { $0 })
+            transport.feed.withLock { $0 }?.finish()
+            #expect(try await ticks.next() == nil)
+        }
+    }
+
+    @Test func aCustomTransportsStreamIsClosedWhenTheReaderLeaves() async throws {
+        let transport = FedStream()
+        let client = EndpointClient(transport: transport)
+        try await Loopback.$baseURL.withValue(URL(string: "http://example.invalid")!) {
+            let ticks = try await client.bytes(for: TickStream("ticks")).lines
+            transport.deliver(#"{"n": 1}"# + "\n")
+            for try await tick in ticks where tick.n == 1 { break }
+        }
+        for _ in 0..<1000 where !transport.closed.withLock({ $0 }) { try await Task.sleep(nanoseconds: 1_000_000) }
+        #expect(transport.closed.withLock { $0 })
+    }
+}
+
 /// `GET /protected` with a ``JWTAuth``.
 private struct JWTEcho: Endpoint {
     typealias Server = LoopbackServer

@@ -346,12 +346,16 @@ struct CursorItems: PaginatedEndpoint {
             var iterator = URLSession.shared.pages(for: LinkedItems()).makeAsyncIterator()
             #expect(try await iterator.next() == [1])
             let error = await #expect(throws: LinkedItems.TaskError.self) { _ = try await iterator.next() }
-            guard case .pageLinkError(let link) = error else {
+            guard case .pageLinkError(let target) = error else {
                 Issue.record("expected .pageLinkError, got \(String(describing: error))")
                 return
             }
             #expect(error?.stage == .pageLink)
-            #expect(link.target == "https://elsewhere.example/items")
+            #expect(target == "https://elsewhere.example/items")
+            #expect(
+                error?.description
+                    == "The next page was not fetched: its link points to another origin (https://elsewhere.example/items) and was not followed, to keep credentials from it."
+            )
             #expect(!String(describing: error).contains("secret"))
             #expect(try await iterator.next() == nil)
         }

@@ -1,8 +1,10 @@
-import Endpoints
 import Foundation
 import Testing
 
-/// The bounded buffer between a producer and the one reader of a body.
+@testable import Endpoints
+
+/// The bounded buffer between a producer and the one reader of a body (its writer is internal:
+/// transports make a streamed body from an `AsyncSequence`, tested last here).
 @Suite struct ResponseBodyTests {
     @Test func aWriterWaitsWhileTheReaderIsBehind() async throws {
         let (body, writer) = ResponseBody.makeStream(bufferLimit: 4)
@@ -58,5 +60,35 @@ import Testing
         reader.cancel()
         await #expect(throws: CancellationError.self) { _ = try await reader.value }
         #expect(writer.isCancelled)
+    }
+
+    /// What a custom transport does: the public initializer over a sequence of chunks pauses the
+    /// sequence while the limit waits unread.
+    @Test func aBodyMadeFromASequenceStopsAskingWhileTheReaderIsBehind() async throws {
+        let pulled = LockedBox(0)
+        let chunks = AsyncStream<Data>(unfolding: {
+            pulled.mutate { $0 += 1 }
+            return pulled.value <= 10 ? Data([1, 2]) : nil
+        })
+        let body = ResponseBody(chunks, bufferLimit: 4)
+        // Nothing is read: the third chunk makes 6 bytes wait, more than 4, so no fourth is asked for.
+        for _ in 0..<1000 where pulled.value < 3 { try await Task.sleep(nanoseconds: 1_000_000) }
+        try await Task.sleep(nanoseconds: 20_000_000)
+        #expect(pulled.value == 3)
+        #expect(try await body.collect() == Data((0..<10).flatMap { _ in [UInt8(1), 2] }))
+    }
+
+    /// A transport's `AsyncThrowingStream` learns that the reader went away, to close its connection.
+    @Test func aBodyMadeFromAStreamEndsTheStreamWhenTheReaderLeaves() async throws {
+        let (chunks, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+        let terminated = LockedBox(false)
+        continuation.onTermination = { _ in terminated.mutate { $0 = true } }
+        continuation.yield(Data("first".utf8))
+        let reader = Task {
+            for try await chunk in ResponseBody(chunks) where chunk == Data("first".utf8) { break }
+        }
+        try await reader.value
+        for _ in 0..<1000 where !terminated.value { try await Task.sleep(nanoseconds: 1_000_000) }
+        #expect(terminated.value)
     }
 }

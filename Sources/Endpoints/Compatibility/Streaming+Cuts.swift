@@ -1,0 +1,54 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// Spellings of earlier builds of this release that a smaller surface replaced: a reconnection
+// policy's named default, the retry middleware's give-up report read field by field, and the
+// limit a too-large body's error repeated. Kept so that code using them still compiles, with a
+// warning.
+
+extension EventStreamReconnection {
+    /// Three seconds, doubling per failure up to a minute, five failures in a row at most.
+    @available(
+        *, deprecated,
+        message:
+            "Use EventStreamReconnection(), or call reconnecting() without a policy: try await client.bytes(for: endpoint).events.reconnecting()."
+    )
+    public static var `default`: EventStreamReconnection { EventStreamReconnection() }
+}
+
+extension RetryExhausted {
+    /// The last error when the last attempt failed without a response, such as a `URLError`.
+    @available(
+        *, deprecated,
+        message: "Read lastOutcome: if case .failure(let error) = exhausted.lastOutcome { ... }."
+    )
+    public var underlyingError: (any Error)? {
+        if case .failure(let error) = lastOutcome { error } else { nil }
+    }
+
+    /// The last response when the last attempt got one (a 503, say).
+    @available(
+        *, deprecated,
+        message: "Read lastOutcome: if case .success(let last) = exhausted.lastOutcome { last.response }."
+    )
+    public var response: HTTPURLResponse? { try? lastOutcome.get().response }
+
+    /// The body of the last response.
+    @available(
+        *, deprecated,
+        message: "Read lastOutcome: if case .success(let last) = exhausted.lastOutcome { last.data }."
+    )
+    public var data: Data? { try? lastOutcome.get().data }
+}
+
+extension ResponseBodyTooLarge {
+    /// The most bytes the caller accepted.
+    @available(
+        *, deprecated,
+        message: "Use the limit you passed to collect(upTo:); the error's description names it too."
+    )
+    public var limit: Int { maximumBytes }
+}
