@@ -30,7 +30,7 @@ struct AuthBurstRefreshEndpoint: Endpoint {
     static let definition: Definition<AuthBurstRefreshEndpoint> = Definition(
         method: .post,
         path: "refresh",
-        headers: ["X-Refresh-Token": .field(path: \.token)]
+        headers: [Header("X-Refresh-Token").value(path: \.token)]
     )
     struct HeaderComponents { let token: String }
     let headerComponents: HeaderComponents

@@ -24,7 +24,7 @@ struct BenchGet: Endpoint {
         method: .get,
         path: "users/\(path: \.userId)/posts/\(path: \.postId)",
         parameters: [.query("q", path: \.query), .query("page", path: \.page), .query("sort", path: \.sort)],
-        headers: ["X-Trace-Id": .field(path: \.traceId), .accept: .fieldValue(value: "application/json")]
+        headers: [Header("X-Trace-Id").value(path: \.traceId), Header.accept.value("application/json")]
     )
 
     let pathComponents: PathComponents
@@ -50,7 +50,7 @@ struct BenchGetKept: Endpoint {
         method: .get,
         path: "users/\(path: \.userId)/posts/\(path: \.postId)",
         parameters: [.query("q", path: \.query), .query("page", path: \.page), .query("sort", path: \.sort)],
-        headers: ["X-Trace-Id": .field(path: \.traceId), .accept: .fieldValue(value: "application/json")]
+        headers: [Header("X-Trace-Id").value(path: \.traceId), Header.accept.value("application/json")]
     )
 
     let pathComponents: BenchGet.PathComponents

@@ -26,7 +26,7 @@ struct RequestShape<P, H>: Sendable {
     init(
         method: Method,
         parameters: [Parameter<P>],
-        headers: [Header: HeaderField<H>],
+        headers: [Header: HeaderValue<H>],
         hasBody: Bool,
         timeout: Double?
     ) {
@@ -108,8 +108,8 @@ struct RequestShape<P, H>: Sendable {
     }
 
     /// `entries` as a dictionary, the last entry with a name winning, spelling included.
-    static func lastWinsDictionary(_ entries: [HeaderEntry<H>]) -> [Header: HeaderField<H>] {
-        var headers: [Header: HeaderField<H>] = [:]
+    static func lastWinsDictionary(_ entries: [HeaderEntry<H>]) -> [Header: HeaderValue<H>] {
+        var headers: [Header: HeaderValue<H>] = [:]
         for entry in lastWins(entries) { headers[entry.name] = entry.field }
         return headers
     }

@@ -64,7 +64,7 @@ extension HeaderEntry {
         message: "Write name.value(_:) for a fixed value or name.value(path:) for one read from HeaderComponents."
     )
     public init(_ name: Header, _ field: HeaderField<T>) {
-        self.init(name: name, field: field)
+        self.init(name: name, field: field.value)
     }
 }
 

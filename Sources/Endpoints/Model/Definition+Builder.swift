@@ -10,9 +10,9 @@ public struct HeaderEntry<T>: Sendable {
     /// The header's name.
     let name: Header
     /// Where the header's value comes from.
-    let field: HeaderField<T>
+    let field: HeaderValue<T>
 
-    init(name: Header, field: HeaderField<T>) {
+    init(name: Header, field: HeaderValue<T>) {
         self.name = name
         self.field = field
     }
@@ -25,7 +25,7 @@ extension Header {
     /// Header.accept.value("application/json")
     /// ```
     public func value<T, U: ParameterRepresentable>(_ value: U) -> HeaderEntry<T> {
-        HeaderEntry(name: self, field: .fieldValue(value: value))
+        HeaderEntry(name: self, field: .fixed(value))
     }
 
     /// This header with its value read from the endpoint's ``Endpoint/headerComponents`` at `path`,
@@ -35,7 +35,7 @@ extension Header {
     /// Header("X-Request-Id").value(path: \.requestId)
     /// ```
     public func value<T, U: ParameterRepresentable>(path: any KeyPath<T, U> & Sendable) -> HeaderEntry<T> {
-        HeaderEntry(name: self, field: .field(path: path))
+        HeaderEntry(name: self, field: .read(path))
     }
 }
 
@@ -64,7 +64,6 @@ extension Definition {
             >.Component
     ) {
         let component = content()
-        let headers = RequestShape<T.ParameterComponents, T.HeaderComponents>.lastWinsDictionary(component.headers)
-        self.init(method: method, path: path, parameters: component.parameters, headers: headers)
+        self.init(method: method, path: path, parameters: component.parameters, headers: component.headers)
     }
 }

@@ -5,7 +5,7 @@
 ///     method: .get,
 ///     path: "users/\(path: \.userId)/search",
 ///     parameters: [.query("q", path: \.term), .queryValue("limit", value: 20)],
-///     headers: [.accept: .fieldValue(value: "application/json")]
+///     headers: [Header.accept.value("application/json")]
 /// )
 /// ```
 ///
@@ -20,7 +20,7 @@ public struct Definition<T: Endpoint>: Sendable {
     /// library's to read, and `urlRequest(environment:)` shows what they produce.
     let parameters: [Parameter<T.ParameterComponents>]
     /// Headers set from the endpoint's values or fixed here (internal, like `parameters`).
-    let headers: [Header: HeaderField<T.HeaderComponents>]
+    let headers: [Header: HeaderValue<T.HeaderComponents>]
     /// The request's timeout in seconds (`URLRequest.timeoutInterval`): how long the request may
     /// wait for more data before it fails with `URLError.timedOut`. `nil` keeps the session's.
     let timeoutSeconds: Double?
@@ -38,16 +38,33 @@ public struct Definition<T: Endpoint>: Sendable {
     ///   - method: The HTTP method; `.get` when omitted.
     ///   - path: The path template, relative to the server's base URL.
     ///   - parameters: Query items and form fields.
-    ///   - headers: Header fields.
+    ///   - headers: Header fields, written as in a ``ContentBuilder`` block
+    ///     (`Header.accept.value("application/json")`, `Header("X-Request-Id").value(path: \.requestId)`);
+    ///     the last one with a name wins.
     ///   - timeout: The request's timeout in seconds; the session's when omitted.
     ///   - acceptableStatusCodes: The statuses that are not errors; 2xx when omitted.
     public init(
         method: Method = .get,
         path: PathTemplate<T.PathComponents>,
         parameters: [Parameter<T.ParameterComponents>] = [],
-        headers: [Header: HeaderField<T.HeaderComponents>] = [:],
+        headers: [HeaderEntry<T.HeaderComponents>] = [],
         timeout: Double? = nil,
         acceptableStatusCodes: StatusCodes = .successful
+    ) {
+        self.init(
+            method: method, path: path, parameters: parameters,
+            headerFields: RequestShape<T.ParameterComponents, T.HeaderComponents>.lastWinsDictionary(headers),
+            timeout: timeout, acceptableStatusCodes: acceptableStatusCodes)
+    }
+
+    /// Creates a definition from headers already made distinct.
+    init(
+        method: Method,
+        path: PathTemplate<T.PathComponents>,
+        parameters: [Parameter<T.ParameterComponents>],
+        headerFields headers: [Header: HeaderValue<T.HeaderComponents>],
+        timeout: Double?,
+        acceptableStatusCodes: StatusCodes
     ) {
         self.requestMethod = method
         self.pathTemplate = path

@@ -11,7 +11,7 @@
 /// Definition<Search>(
 ///     method: .get,
 ///     path: "search",
-///     headers: [.accept: .fieldValue(value: "application/json"), .traceId: .field(path: \.traceId)]
+///     headers: [Header.accept.value("application/json"), Header.traceId.value(path: \.traceId)]
 /// )
 /// ```
 ///
@@ -57,19 +57,9 @@ extension Header {
     public static let userAgent: Header = "User-Agent"
 }
 
-/// The value of a header in a ``Definition``: read from the endpoint's ``Endpoint/headerComponents``
-/// or fixed in the definition.
-///
-/// ```swift
-/// headers: [
-///     "X-Request-Id": .field(path: \.requestId),   // from HeaderComponents
-///     .accept: .fieldValue(value: "application/json"),
-/// ]
-/// ```
-///
-/// A value that is `nil` leaves the header out; a value containing CR, LF or NUL is refused with
-/// ``EndpointError/invalidHeaderValue(name:)`` before anything is built.
-public struct HeaderField<T>: Sendable {
+/// Where a header's value comes from: fixed in the definition, or read from the endpoint's
+/// ``Endpoint/headerComponents``. Written as ``Header/value(_:)`` or ``Header/value(path:)``.
+struct HeaderValue<T>: Sendable {
     /// Where the value comes from. A fixed value is stored as it is, not captured in a closure
     /// (one allocation fewer for each header of an ad-hoc request).
     enum Source: Sendable {
@@ -80,13 +70,13 @@ public struct HeaderField<T>: Sendable {
     let source: Source
 
     /// A header whose value is read from the components at `path`.
-    public static func field<U: ParameterRepresentable>(path: any KeyPath<T, U> & Sendable) -> HeaderField {
-        HeaderField(source: .read { $0[keyPath: path].parameterValue })
+    static func read<U: ParameterRepresentable>(_ path: any KeyPath<T, U> & Sendable) -> HeaderValue {
+        HeaderValue(source: .read { $0[keyPath: path].parameterValue })
     }
 
     /// A header with a fixed value.
-    public static func fieldValue<U: ParameterRepresentable>(value: U) -> HeaderField {
-        HeaderField(source: .fixed(value.parameterValue))
+    static func fixed<U: ParameterRepresentable>(_ value: U) -> HeaderValue {
+        HeaderValue(source: .fixed(value.parameterValue))
     }
 
     /// The value for `components`; `nil` leaves the header out.

@@ -87,7 +87,7 @@ struct CookieEcho: Endpoint {
     static let definition: Definition<CookieEcho> = Definition(
         method: .get,
         path: "echo",
-        headers: ["Cookie": .fieldValue(value: "theme=dark; session=stale; lang=en")]
+        headers: [Header("Cookie").value("theme=dark; session=stale; lang=en")]
     )
 }
 

@@ -24,9 +24,9 @@ extension Header {
         static let definition: Definition<WithHeaders> = Definition(
             path: "h",
             headers: [
-                .traceId: .field(path: \.trace),
-                .optional: .field(path: \.optional),
-                .accept: .fieldValue(value: "application/json"),
+                Header.traceId.value(path: \.trace),
+                Header.optional.value(path: \.optional),
+                Header.accept.value("application/json"),
             ]
         )
         var headerComponents = Components()
@@ -37,7 +37,7 @@ extension Header {
         typealias Response = Data
         static let definition: Definition<BadName> = Definition(
             path: "h",
-            headers: ["X-Bad\r\nInjected": .fieldValue(value: "1")]
+            headers: [Header("X-Bad\r\nInjected").value("1")]
         )
     }
 
@@ -47,7 +47,7 @@ extension Header {
         static let definition: Definition<Processed> = Definition(
             method: .post,
             path: "p",
-            headers: [.accept: .fieldValue(value: "text/plain")]
+            headers: [Header.accept.value("text/plain")]
         )
         struct Body: Encodable, Sendable { let a = 1 }
         let body = Body()

@@ -40,7 +40,7 @@ extension Header {
             method: .get,
             path: "users/\(path: \.userId)/posts/\(path: \.postId)",
             parameters: [.query("q", path: \.query), .query("page", path: \.page), .query("tag", path: \.tags)],
-            headers: [.requestId: .field(path: \.requestId), .accept: .fieldValue(value: "application/json")]
+            headers: [Header.requestId.value(path: \.requestId), Header.accept.value("application/json")]
         )
 
         let pathComponents: PathComponents
@@ -76,7 +76,7 @@ extension Header {
         static let definition: Definition<CreateVendorPost> = Definition(
             method: .put,
             path: "posts",
-            headers: [.contentType: .fieldValue(value: "application/vnd.api+json")]
+            headers: [Header.contentType.value("application/vnd.api+json")]
         )
         let body = ["a": 1]
     }
@@ -163,7 +163,7 @@ extension Header {
         static let definition: Definition<OptionalContentType> = Definition(
             method: .post,
             path: "posts",
-            headers: ["content-type": .field(path: \.contentType)]
+            headers: [Header("content-type").value(path: \.contentType)]
         )
         let body = ["a": 1]
         let headerComponents: HeaderComponents

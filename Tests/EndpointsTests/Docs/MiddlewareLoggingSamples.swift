@@ -58,7 +58,7 @@ enum MiddlewareLoggerSample {
         static let definition: Definition<ProfileEndpoint> = Definition(
             method: .get,
             path: "profile",
-            headers: [.authorization: .fieldValue(value: "Bearer sample-token-123")]
+            headers: [Header.authorization.value("Bearer sample-token-123")]
         )
         struct Response: Decodable { let name: String }
     }

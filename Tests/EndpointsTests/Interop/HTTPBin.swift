@@ -222,7 +222,7 @@ struct HTTPBinHeaders: Endpoint {
 
     static let definition: Definition<HTTPBinHeaders> = Definition(
         path: "headers",
-        headers: ["X-Trace-Id": .field(path: \.trace), .accept: .fieldValue(value: "application/json")]
+        headers: [Header("X-Trace-Id").value(path: \.trace), Header.accept.value("application/json")]
     )
 
     let headerComponents: HeaderComponents

@@ -38,7 +38,7 @@ struct MiddlewareLogin: Endpoint {
         method: .post,
         path: "login",
         parameters: [.query("access_token", path: \.accessToken), .query("q", path: \.query)],
-        headers: [.authorization: .field(path: \.bearer), "Cookie": .field(path: \.cookie)]
+        headers: [Header.authorization.value(path: \.bearer), Header("Cookie").value(path: \.cookie)]
     )
 
     let body: Body

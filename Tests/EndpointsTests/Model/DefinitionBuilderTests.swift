@@ -85,7 +85,7 @@ import Testing
                     .query("q", path: \.term), .queryValue("limit", value: 20),
                     .queryValue("facet", value: "swift"), .queryValue("facet", value: "http"),
                 ],
-                headers: [.accept: .fieldValue(value: "application/json"), "X-Request-Id": .field(path: \.requestId)]
+                headers: [Header.accept.value("application/json"), Header("X-Request-Id").value(path: \.requestId)]
             )
             let parameterComponents: ParameterComponents
             let headerComponents: HeaderComponents

@@ -58,8 +58,8 @@ enum ReadmeServerSample {
                 .queryValue("format", value: "full"),
             ],
             headers: [
-                "X-Request-Id": .field(path: \.requestId),
-                .accept: .fieldValue(value: "application/json"),
+                Header("X-Request-Id").value(path: \.requestId),
+                Header.accept.value("application/json"),
             ]
         )
 

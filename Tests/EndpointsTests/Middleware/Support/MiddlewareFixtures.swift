@@ -56,7 +56,7 @@ struct MiddlewarePost: Endpoint {
     static let definition: Definition<MiddlewarePost> = Definition(
         method: .post,
         path: "\(path: \.route)",
-        headers: ["Idempotency-Key": .field(path: \.idempotencyKey)]
+        headers: [Header("Idempotency-Key").value(path: \.idempotencyKey)]
     )
 
     let pathComponents: PathComponents
