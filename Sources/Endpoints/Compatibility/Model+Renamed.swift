@@ -84,6 +84,8 @@ extension Definition {
     public var timeout: Double? { timeoutSeconds }
 
     /// The statuses decoded as the endpoint's `Response`.
-    @available(*, deprecated, message: "Keep the StatusCodes you pass to Definition in a constant of your own to read them.")
+    @available(
+        *, deprecated, message: "Keep the StatusCodes you pass to Definition in a constant of your own to read them."
+    )
     public var acceptableStatusCodes: StatusCodes { acceptedStatusCodes }
 }

@@ -36,7 +36,8 @@ extension ChaosMiddleware {
     /// rates are now arguments of ``ChaosMiddleware/init(seed:latencyRate:latency:failureRate:failureCodes:statusRate:statusCodes:clock:)``.
     @available(
         *, deprecated,
-        message: "Pass the rates to ChaosMiddleware itself: ChaosMiddleware(seed: 42, latencyRate: 0.2, failureRate: 0.05)."
+        message:
+            "Pass the rates to ChaosMiddleware itself: ChaosMiddleware(seed: 42, latencyRate: 0.2, failureRate: 0.05)."
     )
     public struct Configuration: Sendable, Hashable {
         let rates: Rates
@@ -59,9 +60,24 @@ extension ChaosMiddleware {
     /// Creates a chaos middleware from a ``Configuration``.
     @available(
         *, deprecated,
-        message: "Pass the rates to ChaosMiddleware itself: ChaosMiddleware(seed: 42, latencyRate: 0.2, failureRate: 0.05)."
+        message:
+            "Pass the rates to ChaosMiddleware itself: ChaosMiddleware(seed: 42, latencyRate: 0.2, failureRate: 0.05)."
     )
     public init(seed: UInt64? = nil, configuration: Configuration, clock: (any MiddlewareClock)? = nil) {
         self.init(seed: seed, rates: configuration.rates, clock: clock)
+    }
+}
+
+extension EndpointTaskError {
+    /// The URL of the request, when it is known: the response's URL when the server answered,
+    /// the failing URL of a load error.
+    @available(
+        *, deprecated,
+        message: "Read httpResponse?.url, or for .urlLoadError(let error) error.failingURL."
+    )
+    public var url: URL? {
+        if let url = httpResponse?.url { return url }
+        if case .urlLoadError(let error) = self { return error.failingURL }
+        return nil
     }
 }

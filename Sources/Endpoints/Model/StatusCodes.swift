@@ -28,7 +28,7 @@ public struct StatusCodes: Sendable, Hashable, ExpressibleByArrayLiteral, Custom
     public static let successful = StatusCodes([200..<300])
 
     /// Whether `code` is in the set.
-    public func contains(_ code: Int) -> Bool {
+    func contains(_ code: Int) -> Bool {
         // The default's single range is checked without a loop: this runs for every response.
         if let first = ranges.first, first.contains(code) { return true }
         return ranges.dropFirst().contains { $0.contains(code) }

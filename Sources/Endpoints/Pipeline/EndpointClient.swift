@@ -48,7 +48,7 @@ public struct TypedResponse<Value: Sendable>: Sendable {
     public let httpResponse: HTTPURLResponse
 
     /// Pairs a value with its response.
-    public init(value: Value, httpResponse: HTTPURLResponse) {
+    init(value: Value, httpResponse: HTTPURLResponse) {
         self.value = value
         self.httpResponse = httpResponse
     }

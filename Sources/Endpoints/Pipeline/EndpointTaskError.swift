@@ -142,14 +142,6 @@ public enum EndpointTaskError<ErrorResponseType: Sendable>: Error, CustomStringC
         }
     }
 
-    /// The URL of the request, when it is known: the response's URL when the server answered,
-    /// the failing URL of a load error.
-    public var url: URL? {
-        if let url = httpResponse?.url { return url }
-        if case .urlLoadError(let error) = self { return error.failingURL }
-        return nil
-    }
-
     /// A sentence that says what went wrong.
     public var description: String {
         switch self {

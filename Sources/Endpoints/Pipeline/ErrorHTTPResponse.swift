@@ -9,7 +9,7 @@ import Foundation
 ///
 /// ``EndpointTaskError/errorResponse(httpResponse:response:)`` keeps the two associated values the
 /// seed's samples pattern-match, so the body rides along on the response object instead; read it
-/// with ``EndpointTaskError/responseData`` and ``EndpointTaskError/requestMethod``.
+/// with ``EndpointTaskError/responseData``.
 final class ErrorHTTPResponse: HTTPURLResponse, @unchecked Sendable {
     // @unchecked Sendable: every stored property is a `let` of a Sendable type, set in init.
     let body: Data

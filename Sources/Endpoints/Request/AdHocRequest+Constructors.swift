@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-// The constructors: one per common method and the generic `request(_:…)`, each taking a
+// The constructors: `get` and `post`, the two most requests use, and `request(_:…)` for every method, each taking a
 // `RequestTarget` (an absolute URL, or a path when a `RequestBase` is given). All of them end in
 // `AdHocRequestParts.init`, through `AdHocRequest.init(method:target:content:body:bodyEncoder:)`.
 
@@ -60,28 +60,6 @@ extension AdHocRequest {
         Self(method: .get, target: .init(target, on: base), content: content(), body: nil, bodyEncoder: nil)
     }
 
-    /// A `DELETE` request. Deletes a resource.
-    ///
-    /// ```swift
-    /// Request<Void>.delete("https://api.example.com/users/42")
-    /// Request<Void>.delete("users/\(id)", on: Api.base)
-    /// ```
-    /// - Parameters:
-    ///   - target: An absolute URL, query included (the query items are added after it); or, with
-    ///     `base`, the path after the base URL's own path, each interpolated value one
-    ///     percent-encoded segment. See ``RequestTarget``.
-    ///   - base: The base URL, headers, authentication and middleware; none for an absolute URL.
-    ///   - content: Query items, form fields and headers (see ``ContentBuilder``).
-    public static func delete(
-        _ target: RequestTarget,
-        on base: RequestBase? = nil,
-        @ContentBuilder<Void, Void> _ content: () -> ContentBuilder<Void, Void>.Component = {
-            ContentBuilder.buildBlock()
-        }
-    ) -> Self {
-        Self(method: .delete, target: .init(target, on: base), content: content(), body: nil, bodyEncoder: nil)
-    }
-
     /// A `POST` request. Creates a resource, or sends data to be processed.
     ///
     /// ```swift
@@ -109,57 +87,4 @@ extension AdHocRequest {
         Self(method: .post, target: .init(target, on: base), content: content(), body: body, bodyEncoder: encoder)
     }
 
-    /// A `PUT` request. Replaces a resource.
-    ///
-    /// ```swift
-    /// Request<User>.put("https://api.example.com/users/42", body: user)
-    /// Request<User>.put("users/\(user.id)", on: Api.base, body: user)
-    /// ```
-    /// - Parameters:
-    ///   - target: An absolute URL, query included (the query items are added after it); or, with
-    ///     `base`, the path after the base URL's own path, each interpolated value one
-    ///     percent-encoded segment. See ``RequestTarget``.
-    ///   - base: The base URL, headers, authentication and middleware; none for an absolute URL.
-    ///   - body: The body, encoded with `encoder`; none when `nil`.
-    ///   - encoder: The body's encoder; a shared `JSONEncoder` when `nil`. Pass a
-    ///     ``MultipartFormEncoder`` for a ``MultipartForm`` body.
-    ///   - content: Query items, form fields and headers (see ``ContentBuilder``).
-    public static func put(
-        _ target: RequestTarget,
-        on base: RequestBase? = nil,
-        body: (any Encodable & Sendable)? = nil,
-        encoder: (any EncoderType & Sendable)? = nil,
-        @ContentBuilder<Void, Void> _ content: () -> ContentBuilder<Void, Void>.Component = {
-            ContentBuilder.buildBlock()
-        }
-    ) -> Self {
-        Self(method: .put, target: .init(target, on: base), content: content(), body: body, bodyEncoder: encoder)
-    }
-
-    /// A `PATCH` request. Changes part of a resource.
-    ///
-    /// ```swift
-    /// Request<User>.patch("https://api.example.com/users/42", body: ["name": "Ada"])
-    /// Request<User>.patch("users/\(id)", on: Api.base, body: ["name": "Ada"])
-    /// ```
-    /// - Parameters:
-    ///   - target: An absolute URL, query included (the query items are added after it); or, with
-    ///     `base`, the path after the base URL's own path, each interpolated value one
-    ///     percent-encoded segment. See ``RequestTarget``.
-    ///   - base: The base URL, headers, authentication and middleware; none for an absolute URL.
-    ///   - body: The body, encoded with `encoder`; none when `nil`.
-    ///   - encoder: The body's encoder; a shared `JSONEncoder` when `nil`. Pass a
-    ///     ``MultipartFormEncoder`` for a ``MultipartForm`` body.
-    ///   - content: Query items, form fields and headers (see ``ContentBuilder``).
-    public static func patch(
-        _ target: RequestTarget,
-        on base: RequestBase? = nil,
-        body: (any Encodable & Sendable)? = nil,
-        encoder: (any EncoderType & Sendable)? = nil,
-        @ContentBuilder<Void, Void> _ content: () -> ContentBuilder<Void, Void>.Component = {
-            ContentBuilder.buildBlock()
-        }
-    ) -> Self {
-        Self(method: .patch, target: .init(target, on: base), content: content(), body: body, bodyEncoder: encoder)
-    }
 }

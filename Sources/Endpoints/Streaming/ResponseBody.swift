@@ -196,8 +196,9 @@ public struct ResponseBody: AsyncSequence, Sendable {
         return data
     }
 
-    /// Ends the transfer early: the body is no longer wanted.
-    public func cancel() {
+    /// Ends the transfer early: the body is no longer wanted. (Letting go of the body and its
+    /// iterators does the same.)
+    func cancel() {
         if case .stream(let reader) = storage { reader.buffer.terminate() }
     }
 

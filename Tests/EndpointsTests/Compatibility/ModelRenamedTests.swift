@@ -1,6 +1,7 @@
-@testable import Endpoints
 import Foundation
 import Testing
+
+@testable import Endpoints
 
 // The deprecated forwarders of `Compatibility/Model+Renamed.swift` still build what they built.
 // (0.4's path composition with `+` is covered by PathTemplateTests04.)

@@ -1,7 +1,8 @@
-@testable import Endpoints
 import EndpointsTestServer
 import Foundation
 import Testing
+
+@testable import Endpoints
 
 #if canImport(Combine)
     import Combine

@@ -149,7 +149,8 @@ func jsonObject(_ data: Data?) -> NSObject? {
     }
 
     @Test func multipartBodyMatchesTheEndpoint() throws {
-        let adHoc = try Request<Void>.put(
+        let adHoc = try Request<Void>.request(
+            .put,
             "avatar",
             on: AdHocFixtures.base,
             body: AdHocFixtures.form,
@@ -219,9 +220,9 @@ func jsonObject(_ data: Data?) -> NSObject? {
         let url: RequestTarget = "https://api.example.com/x"
         #expect(try Request<Data>.get(url).urlRequest().httpMethod == "GET")
         #expect(try Request<Data>.post(url).urlRequest().httpMethod == "POST")
-        #expect(try Request<Data>.put(url).urlRequest().httpMethod == "PUT")
-        #expect(try Request<Data>.patch(url).urlRequest().httpMethod == "PATCH")
-        #expect(try Request<Data>.delete(url).urlRequest().httpMethod == "DELETE")
+        #expect(try Request<Data>.request(.put, url).urlRequest().httpMethod == "PUT")
+        #expect(try Request<Data>.request(.patch, url).urlRequest().httpMethod == "PATCH")
+        #expect(try Request<Data>.request(.delete, url).urlRequest().httpMethod == "DELETE")
         #expect(try Request<Data>.request("PURGE", url).urlRequest().httpMethod == "PURGE")
     }
 

@@ -35,7 +35,7 @@ struct NamingMiddleware: Middleware {
         try await withFakeTransport(fake) {
             let raw = try await URLSession.shared.response(for: Request<Data>.get("raw", on: base))
             #expect(raw == Data("raw bytes".utf8))
-            try await URLSession.shared.response(for: Request<Void>.delete("users/\(42)", on: base))
+            try await URLSession.shared.response(for: Request<Void>.request(.delete, "users/\(42)", on: base))
             let length = try await URLSession.shared.response(for: Request<Data>.get("raw", on: base).map(\.count))
             #expect(length == 9)
         }

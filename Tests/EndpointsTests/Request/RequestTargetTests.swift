@@ -25,9 +25,10 @@ import Testing
     @Test func aURLInAVariableIsARequestTarget() throws {
         let url = "https://api.example.com/search?q=swift"
         #expect(try Request<Data>.get(RequestTarget(url)).urlRequest().url?.absoluteString == url)
-        #expect(try Request<Data>.delete(RequestTarget(url)).urlRequest().httpMethod == "DELETE")
+        #expect(try Request<Data>.request(.delete, RequestTarget(url)).urlRequest().httpMethod == "DELETE")
         let path = "users/7"
-        let onBase = try Request<Data>.put(RequestTarget(path), on: AdHocFixtures.base, body: ["n": 1]).urlRequest()
+        let onBase = try Request<Data>.request(.put, RequestTarget(path), on: AdHocFixtures.base, body: ["n": 1])
+            .urlRequest()
         #expect(onBase.url?.absoluteString == "https://api.example.com/v1/users/7?api-version=2")
     }
 

@@ -40,7 +40,7 @@ extension API {
     }
 
     static func patchCustomer(name: String) -> Request<Customer> {
-        .patch("customer/profile", on: base, body: ["name": name])
+        .request(.patch, "customer/profile", on: base, body: ["name": name])
     }
 
     static func orders(for customer: Customer) -> Request<[Order]> {
@@ -109,7 +109,8 @@ func shopServer() throws -> TestServer {
         }
         let server = try shopServer()
         defer { server.stop() }
-        let patch = Request<Customer>.patch(
+        let patch = Request<Customer>.request(
+            .patch,
             "customer/profile",
             on: API.base,
             body: CustomerPatch(name: "Sam", newsletter: true)

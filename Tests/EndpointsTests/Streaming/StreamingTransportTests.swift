@@ -1,7 +1,8 @@
-import Endpoints
 import EndpointsTestServer
 import Foundation
 import Testing
+
+@testable import Endpoints
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -7,7 +7,7 @@ import Foundation
 /// A limit on the whole exchange: the request fails with `URLError.timedOut` when the answer is
 /// not complete within `seconds`, however steadily the bytes arrive.
 ///
-/// `timeoutInterval` (and ``Definition/timeout``) is an idle timeout: it resets with every byte, so
+/// `timeoutInterval` (and a definition's `timeout`) is an idle timeout: it resets with every byte, so
 /// a response that trickles forever never hits it. Put a deadline where the caller cannot wait
 /// longer than a fixed time:
 ///
