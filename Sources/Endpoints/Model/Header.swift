@@ -17,7 +17,7 @@
 ///
 /// A name that is not an RFC 9110 token is refused with ``EndpointError/invalidHeaderName(_:)``
 /// when the request is built.
-public struct Header: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct Header: Hashable, Sendable, ExpressibleByStringLiteral {
     /// The name as written, e.g. `Content-Type`.
     public let name: String
     private let key: String
@@ -33,9 +33,6 @@ public struct Header: Hashable, Sendable, ExpressibleByStringLiteral, CustomStri
 
     /// Creates a header name from a string literal.
     public init(stringLiteral value: String) { self.init(value) }
-
-    /// The name as written.
-    public var description: String { name }
 
     /// Case-insensitive equality.
     public static func == (lhs: Header, rhs: Header) -> Bool { lhs.key == rhs.key }

@@ -9,7 +9,7 @@
 ///
 /// A method that is not a valid token (for example one with a space or a newline) is refused
 /// with ``EndpointError/invalidMethod(_:)`` when the request is built.
-public struct Method: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct Method: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
     /// The method as it goes on the wire, e.g. `GET`.
     public let rawValue: String
 
@@ -18,9 +18,6 @@ public struct Method: RawRepresentable, Hashable, Sendable, ExpressibleByStringL
 
     /// Creates a method from a string literal: `"PURGE"`.
     public init(stringLiteral value: String) { self.rawValue = value }
-
-    /// The method token.
-    public var description: String { rawValue }
 
     /// `GET`
     public static let get = Method(rawValue: "GET")

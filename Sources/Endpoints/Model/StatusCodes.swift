@@ -14,7 +14,7 @@
 /// An accepted status other than 2xx reaches ``Endpoint/decodeResponse(_:response:)`` like any
 /// other: an endpoint whose body may be empty then declares `Response` as `Data` or `Void`, or
 /// checks `response.statusCode` in its own `decodeResponse`.
-public struct StatusCodes: Sendable, Hashable, ExpressibleByArrayLiteral, CustomStringConvertible {
+public struct StatusCodes: Sendable, Hashable, ExpressibleByArrayLiteral {
     /// The ranges, each half-open, e.g. `200..<300`.
     let ranges: [Range<Int>]
 
@@ -39,9 +39,4 @@ public struct StatusCodes: Sendable, Hashable, ExpressibleByArrayLiteral, Custom
         StatusCodes(lhs.ranges + rhs.ranges)
     }
 
-    /// The ranges, e.g. `200..<300, 304`.
-    public var description: String {
-        ranges.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)..<\($0.upperBound)" }
-            .joined(separator: ", ")
-    }
 }

@@ -125,7 +125,7 @@ public struct AdHocRequest<Response: Sendable, ErrorResponse: Decodable & Sendab
 
     /// A name for this request in logs, ``RequestContext/endpointName`` and mocks: the one given
     /// with ``named(_:)``, or the method and the URL or path as written, e.g. `GET users/{1}`.
-    package var name: String { parts.name ?? "\(method) \(parts.target)" }
+    package var name: String { parts.name ?? "\(method.rawValue) \(parts.target)" }
 }
 
 /// What an ``AdHocRequest`` sends, apart from how its response decodes.

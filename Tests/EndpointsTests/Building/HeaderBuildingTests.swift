@@ -111,7 +111,7 @@ extension Header {
     @Test func headerNamesCompareCaseInsensitively() {
         #expect(Header("content-type") == .contentType)
         #expect(Set<Header>(["ACCEPT", .accept]).count == 1)
-        #expect(Header.traceId.description == "X-Trace-Id")
+        #expect(Header.traceId.name == "X-Trace-Id")
     }
 
     @Test func requestProcessorRunsLastOnTheFinishedRequest() throws {

@@ -149,7 +149,7 @@ import Testing
     @Test func customMethodTokenIsSentAsWritten() throws {
         #expect(try Purge().urlRequest().httpMethod == "PURGE")
         #expect(("PURGE" as Method) == Method(rawValue: "PURGE"))
-        #expect(Method.patch.description == "PATCH")
+        #expect(Method.patch.rawValue == "PATCH")
     }
 
     @Test func standardMethodsAreTheirTokens() {

@@ -270,7 +270,7 @@ struct UserAgentMiddleware: Middleware {
         #expect(body.code == 418)
         let raw = try #require(error.responseData)
         #expect(String(decoding: raw, as: UTF8.self).contains("418"))
-        #expect(error.url?.path == "/teapot")
+        #expect(error.httpResponse?.url?.path == "/teapot")
         #expect(error.localizedDescription == error.description)
     }
 

@@ -54,7 +54,7 @@ struct OAuthAuthlibTests {
         let answer = try await URLSession.shared.response(with: AuthlibResource())
         #expect(answer.client_id == "fixed-service")
         let adHoc = Request<AuthlibResource.Response>.get(
-            Authlib.base.appendingPathComponent("resource").absoluteString
+            RequestTarget(Authlib.base.appendingPathComponent("resource").absoluteString)
         )
         .auth(AuthlibServer.auth)
         #expect(try await URLSession.shared.response(for: adHoc).client_id == "fixed-service")
