@@ -9,14 +9,46 @@ import Foundation
 // limit a too-large body's error repeated. Kept so that code using them still compiles, with a
 // warning.
 
-extension EventStreamReconnection {
+/// How a reconnecting event stream comes back, as a value; the policy's parts are now arguments
+/// of ``EndpointStream/reconnecting(delay:maximumDelay:maximumAttempts:reconnectsWhenEnded:)``.
+@available(
+    *, deprecated,
+    message:
+        "Pass the policy's parts to reconnecting itself: .reconnecting(delay: 1, maximumDelay: 30, maximumAttempts: 10)."
+)
+public struct EventStreamReconnection: Sendable, Equatable {
+    let policy: ReconnectionPolicy
+
+    /// A reconnection policy.
+    public init(
+        delay: TimeInterval = 3,
+        maximumDelay: TimeInterval = 60,
+        maximumAttempts: Int = 5,
+        reconnectsWhenEnded: Bool = true
+    ) {
+        policy = ReconnectionPolicy(
+            delay: delay, maximumDelay: maximumDelay, maximumAttempts: maximumAttempts,
+            reconnectsWhenEnded: reconnectsWhenEnded)
+    }
+
     /// Three seconds, doubling per failure up to a minute, five failures in a row at most.
     @available(
         *, deprecated,
-        message:
-            "Use EventStreamReconnection(), or call reconnecting() without a policy: try await client.bytes(for: endpoint).events.reconnecting()."
+        message: "Call reconnecting() without arguments: try await client.bytes(for: endpoint).events.reconnecting()."
     )
     public static var `default`: EventStreamReconnection { EventStreamReconnection() }
+}
+
+extension EndpointStream where Element == ServerSentEvent {
+    /// This stream, reconnecting as `reconnection` says.
+    @available(
+        *, deprecated,
+        message:
+            "Pass the policy's parts to reconnecting itself: .reconnecting(delay: 1, maximumDelay: 30, maximumAttempts: 10)."
+    )
+    public func reconnecting(_ reconnection: EventStreamReconnection) -> EndpointStream {
+        reconnecting(reconnection.policy)
+    }
 }
 
 extension RetryExhausted {

@@ -64,7 +64,7 @@ extension EndpointSending {
         let format = StreamFormat<T, Data>.bytes
         return ReconnectingEventStream {
             var events = EndpointStream<T, ServerSentEvent>.AsyncIterator(
-                first: nil, reopen: reopen, format: .events(of: format), reconnection: reconnection)
+                first: nil, reopen: reopen, format: .events(of: format), reconnection: reconnection.policy)
             return { () async throws(T.TaskError) -> ServerSentEvent? in try await events.next() }
         }
     }

@@ -8,7 +8,7 @@ extension EndpointSending {
     /// Sends `endpoint` and returns its body as it arrives: chunks of bytes, or through an adapter
     /// of ``EndpointStream``, server-sent events (``EndpointStream/events``), their data decoded
     /// (``EndpointStream/values``), JSON lines decoded (``EndpointStream/lines``), and events that
-    /// reconnect (``EndpointStream/reconnecting(_:)``).
+    /// reconnect (``EndpointStream/reconnecting(delay:maximumDelay:maximumAttempts:reconnectsWhenEnded:)``).
     ///
     /// ```swift
     /// let stream = try await client.bytes(for: LogTail())

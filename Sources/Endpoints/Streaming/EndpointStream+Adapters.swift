@@ -84,12 +84,37 @@ extension EndpointStream where Element == ServerSentEvent {
     /// say "stop"), and throws for anything else: a non-2xx answer (with the endpoint's typed error
     /// body), an authentication failure, cancellation, or `maximumAttempts` failed reconnections in
     /// a row. A typed mock is a finite script: its events are delivered once. ``values`` of a
-    /// reconnecting stream reconnect too. Without a policy, the defaults of
-    /// ``EventStreamReconnection/init(delay:maximumDelay:maximumAttempts:reconnectsWhenEnded:)``
-    /// apply: 3 seconds, doubling per failure up to a minute, five failures in a row at most.
-    public func reconnecting(_ reconnection: EventStreamReconnection = EventStreamReconnection()) -> EndpointStream {
+    /// reconnecting stream reconnect too. By default it waits 3 seconds, doubling per failure up
+    /// to a minute, and throws after five failures in a row.
+    ///
+    /// ```swift
+    /// for try await event in try await client.bytes(for: Notifications()).events.reconnecting(maximumAttempts: 10) {
+    ///     print(event.data)
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - delay: The first wait, in seconds (3, as browsers use); a server's `retry:` replaces it.
+    ///     Each failed attempt in a row doubles it, up to `maximumDelay`.
+    ///   - maximumDelay: The longest wait, in seconds, whatever `retry:` asked for.
+    ///   - maximumAttempts: Failed reconnections in a row before the stream throws the last error.
+    ///   - reconnectsWhenEnded: Whether a stream the server ended cleanly is reopened (the
+    ///     standard's behaviour), or ends.
+    public func reconnecting(
+        delay: TimeInterval = 3,
+        maximumDelay: TimeInterval = 60,
+        maximumAttempts: Int = 5,
+        reconnectsWhenEnded: Bool = true
+    ) -> EndpointStream {
+        reconnecting(
+            ReconnectionPolicy(
+                delay: delay, maximumDelay: maximumDelay, maximumAttempts: maximumAttempts,
+                reconnectsWhenEnded: reconnectsWhenEnded))
+    }
+
+    /// This stream, reconnecting as `policy` says.
+    func reconnecting(_ policy: ReconnectionPolicy) -> EndpointStream {
         var stream = self
-        stream.reconnection = reconnection
+        stream.reconnection = policy
         return stream
     }
 }

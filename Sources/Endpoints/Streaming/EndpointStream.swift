@@ -6,7 +6,7 @@ import Foundation
 
 /// The body of an endpoint's response as it arrives, read as raw chunks or through an adapter:
 /// ``events`` (server-sent events), ``values`` (each event's data decoded as the endpoint's
-/// `Response`), ``lines`` (JSON lines decoded as the `Response`) and ``reconnecting(_:)`` (events
+/// `Response`), ``lines`` (JSON lines decoded as the `Response`) and ``reconnecting(delay:maximumDelay:maximumAttempts:reconnectsWhenEnded:)`` (events
 /// that survive dropped connections). Made by ``EndpointSending/bytes(for:environment:auth:middleware:)``
 /// once the server answered 2xx; read it once, from one task.
 ///
@@ -42,11 +42,11 @@ public struct EndpointStream<T: Endpoint, Element: Sendable>: AsyncSequence, Sen
     /// How the body (or a typed mock's value) becomes the values.
     let format: StreamFormat<T, Element>
     /// How the stream comes back after its connection ends; `nil` when it does not.
-    var reconnection: EventStreamReconnection?
+    var reconnection: ReconnectionPolicy?
 
     init(
         endpoint: T, first: StreamConnection<T>, reopen: @escaping StreamConnection<T>.Open,
-        format: StreamFormat<T, Element>, reconnection: EventStreamReconnection? = nil
+        format: StreamFormat<T, Element>, reconnection: ReconnectionPolicy? = nil
     ) {
         self.response = first.response
         self.endpoint = endpoint
@@ -70,7 +70,7 @@ public struct EndpointStream<T: Endpoint, Element: Sendable>: AsyncSequence, Sen
     public struct AsyncIterator: AsyncIteratorProtocol {
         private let reopen: StreamConnection<T>.Open
         private let format: StreamFormat<T, Element>
-        private let reconnection: EventStreamReconnection?
+        private let reconnection: ReconnectionPolicy?
         /// The events read so far, for a stream that reconnects.
         private let log: EventLog?
         private var opened = false
@@ -98,7 +98,7 @@ public struct EndpointStream<T: Endpoint, Element: Sendable>: AsyncSequence, Sen
         /// An iterator reading `first`, or opening the endpoint when asked for the first value.
         init(
             first: StreamConnection<T>?, reopen: @escaping StreamConnection<T>.Open, format: StreamFormat<T, Element>,
-            reconnection: EventStreamReconnection?
+            reconnection: ReconnectionPolicy?
         ) {
             self.reopen = reopen
             self.format = format
@@ -225,7 +225,7 @@ public struct EndpointStream<T: Endpoint, Element: Sendable>: AsyncSequence, Sen
         }
 
         /// Opens the stream again, after the reconnection wait unless it is the first time.
-        private mutating func connect(_ reconnection: EventStreamReconnection, _ log: EventLog) async throws(T
+        private mutating func connect(_ reconnection: ReconnectionPolicy, _ log: EventLog) async throws(T
             .TaskError)
         {
             if opened {
@@ -247,7 +247,7 @@ public struct EndpointStream<T: Endpoint, Element: Sendable>: AsyncSequence, Sen
 
         /// Counts a failure that reconnecting may cure; ends the stream with any other error.
         private mutating func reconnectable(
-            _ error: T.TaskError, _ reconnection: EventStreamReconnection
+            _ error: T.TaskError, _ reconnection: ReconnectionPolicy
         ) throws(T.TaskError) {
             switch error {
             case .urlLoadError, .internetConnectionOffline:

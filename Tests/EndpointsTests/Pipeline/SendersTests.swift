@@ -135,8 +135,9 @@ enum Sender: String, CaseIterable, Sendable, CustomTestStringConvertible {
             return ticks.joined(separator: " ")
         case .reconnectingEvents:
             var data: [String] = []
-            let once = EventStreamReconnection(reconnectsWhenEnded: false)
-            for try await event in try await sender.bytes(for: TickStream("sse")).events.reconnecting(once) {
+            for try await event in try await sender.bytes(for: TickStream("sse")).events.reconnecting(
+                reconnectsWhenEnded: false)
+            {
                 data.append(event.data)
             }
             return data.joined(separator: " ")

@@ -23,7 +23,7 @@ struct NotificationStream: Endpoint {
 
 /// Reconnection as `EventSource` does it: after a drop or a clean end, with `Last-Event-ID`.
 @Suite struct ReconnectingEventStreamTests {
-    private static let quick = EventStreamReconnection(delay: 0.01, maximumDelay: 0.05, maximumAttempts: 3)
+    private static let quick = ReconnectionPolicy(delay: 0.01, maximumDelay: 0.05, maximumAttempts: 3)
 
     private static func events(_ text: String, then ending: TestServer.Response.StreamEnding = .end)
         -> TestServer.Response
@@ -122,7 +122,7 @@ struct NotificationStream: Endpoint {
         let server = try TestServer()
         defer { server.stop() }
         _ = Self.serve([Self.events("data: once\n\n"), Self.events("data: again\n\n")], on: server)
-        let policy = EventStreamReconnection(
+        let policy = ReconnectionPolicy(
             delay: 0.01, maximumDelay: 0.05, maximumAttempts: 3, reconnectsWhenEnded: false)
         let data = try await Loopback.$baseURL.withValue(server.baseURL) {
             try await Self.collect(URLSession.shared.bytes(for: NotificationStream()).events.reconnecting(policy))
@@ -136,7 +136,7 @@ struct NotificationStream: Endpoint {
         defer { server.stop() }
         _ = Self.serve([Self.events("data: a\n\n")], on: server)
         let first = AsyncStream<Void>.makeStream()
-        let slow = EventStreamReconnection(delay: 600, maximumDelay: 600)
+        let slow = ReconnectionPolicy(delay: 600, maximumDelay: 600)
         let reader = Task { () async -> NotificationStream.TaskError? in
             // The task-local base URL wraps the loop, which reconnects.
             await Loopback.$baseURL.withValue(server.baseURL) { () async -> NotificationStream.TaskError? in
@@ -159,7 +159,7 @@ struct NotificationStream: Endpoint {
     }
 
     @Test func theWaitDoublesPerFailureUpToTheMaximum() {
-        let policy = EventStreamReconnection(delay: 1, maximumDelay: 5)
+        let policy = ReconnectionPolicy(delay: 1, maximumDelay: 5)
         #expect([1, 2, 3, 4].map { policy.wait(base: 1, failures: $0) } == [1, 2, 4, 5])
         #expect(policy.wait(base: 0.5, failures: 0) == 0.5)
     }

@@ -40,7 +40,7 @@ import Testing
             default: return TestServer.Response(status: 204)
             }
         }
-        let policy = EventStreamReconnection(delay: 0.01, maximumDelay: 0.05, maximumAttempts: 3)
+        let policy = ReconnectionPolicy(delay: 0.01, maximumDelay: 0.05, maximumAttempts: 3)
         let ticks = try await run(server) {
             try await Self.readAll(URLSession.shared.bytes(for: TickStream("sse")).events.reconnecting(policy).values)
         }

@@ -1,15 +1,8 @@
 import Foundation
 
-/// How a reconnecting event stream (``EndpointStream/reconnecting(_:)``) comes back after its
-/// connection ends, as the WHATWG `EventSource` does.
-///
-/// ```swift
-/// let reconnection = EventStreamReconnection(delay: 1, maximumDelay: 30, maximumAttempts: 10)
-/// for try await event in try await client.bytes(for: Notifications()).events.reconnecting(reconnection) {
-///     print(event.data)
-/// }
-/// ```
-public struct EventStreamReconnection: Sendable, Equatable {
+/// How a reconnecting event stream (``EndpointStream/reconnecting(delay:maximumDelay:maximumAttempts:reconnectsWhenEnded:)``)
+/// comes back after its connection ends, as the WHATWG `EventSource` does.
+struct ReconnectionPolicy: Sendable, Equatable {
     /// The wait before reconnecting until the server sets its own with a `retry:` field, in seconds.
     let delay: TimeInterval
     /// The longest wait, however often reconnecting failed and whatever `retry:` asked for.
@@ -26,7 +19,7 @@ public struct EventStreamReconnection: Sendable, Equatable {
     ///   - maximumDelay: The longest wait, in seconds.
     ///   - maximumAttempts: Failed reconnections in a row before the stream throws.
     ///   - reconnectsWhenEnded: Whether a cleanly ended stream is reopened.
-    public init(
+    init(
         delay: TimeInterval = 3,
         maximumDelay: TimeInterval = 60,
         maximumAttempts: Int = 5,
