@@ -106,7 +106,7 @@ struct StressBusy: Endpoint {
         path: "stress/busy/\(path: \.id)", parameters: [.query("fail", path: \.fail)])
     let pathComponents: PathComponents
     let parameterComponents: ParameterComponents
-    static let retry = RetryMiddleware(maximumAttempts: 3, backoff: Backoff(initial: 0, maximum: 0), seed: 15)
+    static let retry = RetryMiddleware(maximumAttempts: 3, initialDelay: 0, maximumDelay: 0, seed: 15)
     static var middleware: [any Middleware] { [retry] }
 }
 

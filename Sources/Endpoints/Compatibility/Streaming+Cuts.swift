@@ -84,3 +84,47 @@ extension ResponseBodyTooLarge {
     )
     public var limit: Int { maximumBytes }
 }
+
+/// Exponential backoff with full jitter, as a value; its parts are now arguments of
+/// ``RetryMiddleware``: `initialDelay`, `delayMultiplier` and `maximumDelay`.
+@available(
+    *, deprecated,
+    message:
+        "Pass the backoff's parts to RetryMiddleware itself: RetryMiddleware(initialDelay: 0.5, delayMultiplier: 2, maximumDelay: 10)."
+)
+public struct Backoff: Sendable, Hashable {
+    let value: ExponentialBackoff
+
+    /// Creates a backoff; negative values count as 0 and a multiplier below 1 as 1.
+    public init(initial: TimeInterval = 0.25, multiplier: Double = 2, maximum: TimeInterval = 8) {
+        value = ExponentialBackoff(initial: initial, multiplier: multiplier, maximum: maximum)
+    }
+}
+
+extension RetryMiddleware {
+    /// Creates a retry middleware with a ``Backoff`` value.
+    @available(
+        *, deprecated,
+        message:
+            "Pass the backoff's parts to RetryMiddleware itself: RetryMiddleware(initialDelay: 0.5, delayMultiplier: 2, maximumDelay: 10)."
+    )
+    public init(
+        maximumAttempts: Int = 3,
+        budget: TimeInterval = 30,
+        backoff: Backoff,
+        maximumRetryAfter: TimeInterval = 60,
+        retryableStatusCodes: Set<Int>? = nil,
+        retryableErrorCodes: Set<URLError.Code>? = nil,
+        retriesNonIdempotentRequests: Bool = false,
+        clock: (any MiddlewareClock)? = nil,
+        seed: UInt64? = nil,
+        onGiveUp: (@Sendable (RetryExhausted) -> Void)? = nil
+    ) {
+        self.init(
+            maximumAttempts: maximumAttempts, budget: budget, initialDelay: backoff.value.initial,
+            delayMultiplier: backoff.value.multiplier, maximumDelay: backoff.value.maximum,
+            maximumRetryAfter: maximumRetryAfter, retryableStatusCodes: retryableStatusCodes,
+            retryableErrorCodes: retryableErrorCodes, retriesNonIdempotentRequests: retriesNonIdempotentRequests,
+            clock: clock, seed: seed, onGiveUp: onGiveUp)
+    }
+}

@@ -33,7 +33,7 @@ import Testing
         defer { server.stop() }
         let calls = Self.script(server, "/flaky", [Self.unavailable(), .json(raw: #"{"ok":true}"#)])
         let clock = TestClock()
-        let retry = RetryMiddleware(backoff: Backoff(initial: 1, maximum: 4), clock: clock, seed: 1)
+        let retry = RetryMiddleware(initialDelay: 1, maximumDelay: 4, clock: clock, seed: 1)
         let data = try await makeMiddlewareTestSession().response(
             with: MiddlewareGet("flaky"),
             environment: server.baseURL,
@@ -153,7 +153,7 @@ import Testing
         let clock = TestClock()
         let gaveUp = TestLocked([Int]())
         let retry = RetryMiddleware(
-            maximumAttempts: 4, backoff: Backoff(initial: 1, multiplier: 2), clock: clock, seed: 9,
+            maximumAttempts: 4, initialDelay: 1, delayMultiplier: 2, clock: clock, seed: 9,
             onGiveUp: { exhausted in
                 if exhausted.reason == .maximumAttempts, case .failure(is URLError) = exhausted.lastOutcome {
                     gaveUp.withLock { $0.append(exhausted.attempts) }
@@ -176,12 +176,12 @@ import Testing
         let slept = clock.slept
         #expect(slept.count == 3)
         for (index, wait) in slept.enumerated() {
-            #expect((0...Backoff(initial: 1, multiplier: 2).ceiling(forRetry: index + 1)).contains(wait))
+            #expect((0...ExponentialBackoff(initial: 1, multiplier: 2).ceiling(forRetry: index + 1)).contains(wait))
         }
         // The same seed gives the same jittered waits.
         let again = TestClock()
         let replay = RetryMiddleware(
-            maximumAttempts: 4, backoff: Backoff(initial: 1, multiplier: 2), clock: again, seed: 9)
+            maximumAttempts: 4, initialDelay: 1, delayMultiplier: 2, clock: again, seed: 9)
         _ = try? await makeMiddlewareTestSession().response(
             with: MiddlewareGet("anything"),
             environment: url,
@@ -256,7 +256,7 @@ import Testing
     }
 
     @Test func backoffCeilingsGrowToTheMaximum() {
-        let backoff = Backoff(initial: 0.5, multiplier: 2, maximum: 10)
+        let backoff = ExponentialBackoff(initial: 0.5, multiplier: 2, maximum: 10)
         #expect((1...7).map(backoff.ceiling(forRetry:)) == [0.5, 1, 2, 4, 8, 10, 10])
         #expect(backoff.ceiling(forRetry: 5000) == 10)
         #expect(backoff.delay(forRetry: 3, unit: 0.5) == 1)

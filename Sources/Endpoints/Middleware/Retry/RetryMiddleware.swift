@@ -49,7 +49,7 @@ public struct RetryMiddleware: Middleware {
     /// would end later is not made.
     let budget: TimeInterval
     /// The waits between attempts when the server gives no `Retry-After`.
-    let backoff: Backoff
+    let backoff: ExponentialBackoff
     /// The longest `Retry-After` honoured; longer values are cut to this.
     let maximumRetryAfter: TimeInterval
     /// Statuses that are retried.
@@ -81,14 +81,19 @@ public struct RetryMiddleware: Middleware {
     ///
     /// ```swift
     /// RetryMiddleware()                                           // 3 attempts within 30 s
-    /// RetryMiddleware(maximumAttempts: 5, budget: 60, backoff: Backoff(initial: 1, maximum: 20))
+    /// RetryMiddleware(maximumAttempts: 5, budget: 60, initialDelay: 1, maximumDelay: 20)
     /// RetryMiddleware(clock: testClock, seed: 1)                  // tests: no real waiting, fixed jitter
     /// RetryMiddleware(retryableStatusCodes: [408, 429, 500, 502, 503, 504])   // 500 too
     /// ```
     /// - Parameters:
     ///   - maximumAttempts: The most sends, at least 1.
     ///   - budget: The most seconds spent, waits included.
-    ///   - backoff: The waits without `Retry-After`.
+    ///   - initialDelay: Without `Retry-After`, the longest wait before the first retry, in seconds;
+    ///     each wait is drawn at random below its ceiling (full jitter), so clients that failed
+    ///     together do not retry together.
+    ///   - delayMultiplier: How much the ceiling grows with each retry (at least 1).
+    ///   - maximumDelay: The largest ceiling, in seconds. With the defaults: up to 0.25 s before the
+    ///     first retry, 0.5 s before the second, then 1, 2, 4 and 8 s at most.
     ///   - maximumRetryAfter: The cap on `Retry-After`.
     ///   - retryableStatusCodes: Statuses to retry; `nil` for 408, 429, 502, 503 and 504.
     ///   - retryableErrorCodes: `URLError` codes to retry; `nil` for connection failures and timeouts
@@ -101,7 +106,9 @@ public struct RetryMiddleware: Middleware {
     public init(
         maximumAttempts: Int = 3,
         budget: TimeInterval = 30,
-        backoff: Backoff = Backoff(),
+        initialDelay: TimeInterval = 0.25,
+        delayMultiplier: Double = 2,
+        maximumDelay: TimeInterval = 8,
         maximumRetryAfter: TimeInterval = 60,
         retryableStatusCodes: Set<Int>? = nil,
         retryableErrorCodes: Set<URLError.Code>? = nil,
@@ -112,7 +119,7 @@ public struct RetryMiddleware: Middleware {
     ) {
         self.maximumAttempts = max(1, maximumAttempts)
         self.budget = max(0, budget)
-        self.backoff = backoff
+        self.backoff = ExponentialBackoff(initial: initialDelay, multiplier: delayMultiplier, maximum: maximumDelay)
         self.maximumRetryAfter = max(0, maximumRetryAfter)
         self.retryableStatusCodes = retryableStatusCodes ?? Self.standardStatusCodes
         self.retryableErrorCodes = (retryableErrorCodes ?? Self.standardErrorCodes).subtracting(Self.neverRetried)

@@ -4,12 +4,8 @@ import Foundation
 /// time between 0 and `min(maximum, initial × multiplier^(n-1))`.
 ///
 /// Full jitter spreads clients that failed together, so they do not retry together.
-///
-/// ```swift
-/// RetryMiddleware(backoff: Backoff(initial: 0.5, multiplier: 2, maximum: 10))
-/// // waits up to 0.5 s before the first retry, 1 s before the second, 2, 4, 8, then 10 s at most
-/// ```
-public struct Backoff: Sendable, Hashable {
+/// Set with ``RetryMiddleware``'s `initialDelay`, `delayMultiplier` and `maximumDelay`.
+struct ExponentialBackoff: Sendable, Hashable {
     /// The ceiling before the first retry, in seconds.
     let initial: TimeInterval
     /// How much the ceiling grows with each retry.
@@ -23,7 +19,7 @@ public struct Backoff: Sendable, Hashable {
     ///   - initial: The ceiling before the first retry, in seconds.
     ///   - multiplier: How much the ceiling grows with each retry.
     ///   - maximum: The largest ceiling, in seconds.
-    public init(initial: TimeInterval = 0.25, multiplier: Double = 2, maximum: TimeInterval = 8) {
+    init(initial: TimeInterval = 0.25, multiplier: Double = 2, maximum: TimeInterval = 8) {
         self.initial = max(0, initial)
         self.multiplier = max(1, multiplier)
         self.maximum = max(0, maximum)
