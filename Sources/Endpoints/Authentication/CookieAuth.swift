@@ -76,9 +76,6 @@ public struct CookieAuth: AuthenticationMethod {
         return request
     }
 
-    /// `Cookie`.
-    public var credentialHeaderNames: [String] { ["Cookie"] }
-
     /// RFC 6265 §4.1.1: `*cookie-octet / ( DQUOTE *cookie-octet DQUOTE )`.
     static func isValidValue(_ value: String) -> Bool {
         var scalars = Substring(value).unicodeScalars[...]

@@ -65,7 +65,4 @@ public struct HeaderKeyAuth: AuthenticationMethod {
         request.setValue(try key.value.get(), forHTTPHeaderField: header)
         return request
     }
-
-    /// The header given to `init`.
-    public var credentialHeaderNames: [String] { [header] }
 }

@@ -2,8 +2,9 @@ import Foundation
 
 // Spellings that earlier builds of this release made public and the authentication cut of
 // issue 24 no longer does. Descriptions now come from each type's mirror (the secrets are
-// redacted there), so `String(describing:)` and `"\(value)"` are the way to read them. Kept so
-// that code using them still compiles, with a warning that says what to write instead.
+// redacted there), so `String(describing:)` and `"\(value)"` are the way to read them; the
+// pipeline finds the headers a method sets by itself, so no method declares them. Kept so that
+// code using them still compiles, with a warning that says what to write instead.
 
 // MARK: - Descriptions
 
@@ -17,12 +18,28 @@ extension HeaderKeyAuth {
     /// The header and prefix; the key is redacted.
     @available(*, deprecated, message: "Write String(describing: auth) or \"\\(auth)\"; the key stays redacted.")
     public var description: String { String(describing: self) }
+
+    /// The header given to `init`.
+    @available(
+        *, deprecated,
+        message:
+            "The pipeline finds the headers a method sets by itself; in a middleware, read context.credentialHeaders."
+    )
+    public var credentialHeaderNames: [String] { [header] }
 }
 
 extension CookieAuth {
     /// The name; the value is redacted.
     @available(*, deprecated, message: "Write String(describing: auth) or \"\\(auth)\"; the value stays redacted.")
     public var description: String { String(describing: self) }
+
+    /// `Cookie`.
+    @available(
+        *, deprecated,
+        message:
+            "The pipeline finds the headers a method sets by itself; in a middleware, read context.credentialHeaders."
+    )
+    public var credentialHeaderNames: [String] { ["Cookie"] }
 }
 
 extension JWTAuth {
