@@ -128,16 +128,16 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             )
         ),
     ]
+    // The header each method sets, in the order of `methods`.
+    let headers = [name, "X-Key", "Authorization", "Cookie", "Authorization"]
     var withCookie = request
     if !hasForbidden(fixed) { withCookie.setValue(fixed.isEmpty ? nil : fixed, forHTTPHeaderField: "Cookie") }
-    for ((label, result), (_, method)) in zip(authenticate(methods, withCookie), methods) {
+    for ((label, result), header) in zip(authenticate(methods, withCookie), headers) {
         guard case .success(let sent) = result else { continue }
         requireClean(sent, label)
         // Foundation on Linux drops a value with CR, LF or NUL without a word; a method that
         // succeeds must really have set its header.
-        for name in method.credentialHeaderNames {
-            require(sent.value(forHTTPHeaderField: name) != nil, "\(label) succeeded without a \(name) header")
-        }
+        require(sent.value(forHTTPHeaderField: header) != nil, "\(label) succeeded without a \(header) header")
     }
     return 0
 }

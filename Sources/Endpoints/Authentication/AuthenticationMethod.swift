@@ -24,11 +24,13 @@ import Foundation
 /// ``reauthenticate(after:)``: when the first returns `true` for a response, the pipeline calls the
 /// second, then authenticates and sends the request once more. A request is retried at most once.
 ///
-/// Besides those three, the pipeline needs one thing, defaulted to `Authorization`:
-/// ``credentialHeaderNames``, the headers this method sets, which are stripped on a redirect to
-/// another origin and redacted in logs (a secret must never leak). The two 0.4 requirements stay
-/// declared, deprecated, because a 0.4 type's own implementations are only called through them;
-/// nothing else in the pipeline depends on them.
+/// The pipeline finds the headers a method sets by itself: every header ``authenticate(request:)``
+/// added or changed carries credentials, like `Authorization`, `Proxy-Authorization` and
+/// `Cookie` always do. They are removed when a redirect leaves the request's origin and redacted
+/// by logging (``RequestContext/credentialHeaders``), so `X-Signature` above needs no declaring.
+///
+/// The two 0.4 requirements stay declared, deprecated, because a 0.4 type's own implementations
+/// are only called through them; nothing else in the pipeline depends on them.
 public protocol AuthenticationMethod: Sendable {
     /// Returns `request` with credentials applied.
     func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest
@@ -40,10 +42,6 @@ public protocol AuthenticationMethod: Sendable {
     /// Renews the credentials after `request` was rejected. Implementations compare the rejected
     /// request's credentials with the current ones so that a straggler does not renew twice.
     func reauthenticate(after request: URLRequest) async throws(AuthenticationError)
-
-    /// The names of the headers this method sets. They are removed when a redirect leaves the
-    /// request's origin, and redacted by logging.
-    var credentialHeaderNames: [String] { get }
 
     /// Endpoints 0.4's refresh trigger. The default `shouldReauthenticate(for request:response:)`
     /// still asks it about every non-2xx response; see `Compatibility/AuthenticationMethod+04.swift`.
@@ -79,9 +77,6 @@ extension AuthenticationMethod {
     public func reauthenticate(after request: URLRequest) async throws(AuthenticationError) {
         try await Compatibility04.authentication.reauthenticate(self)
     }
-
-    /// `Authorization`.
-    public var credentialHeaderNames: [String] { ["Authorization"] }
 
     /// `request` with the current credentials, when they changed since it was authenticated and
     /// can be applied without waiting; `nil` otherwise, and always for a method that is not

@@ -17,19 +17,19 @@ import Foundation
 /// RFC 7617 forbids a `:` in the user name (it separates the password) and control characters in
 /// either part. Such credentials are refused: ``authenticate(request:)`` throws
 /// ``AuthenticationError/invalidCredentials(reason:)`` and the request fails before anything is
-/// sent. The password cannot be read back, and the description, the debug description and the
-/// mirror (`dump`) never show it.
-public struct BasicAuth: AuthenticationMethod, CustomStringConvertible, CustomReflectable {
+/// sent. The password cannot be read back, and printing or dumping the method shows
+/// `BasicAuth(username: "Aladdin", password: <redacted>)`.
+public struct BasicAuth: AuthenticationMethod {
     /// The user name, for the description.
     let username: String
-    /// The `Authorization` value, or why the credentials cannot be sent: both fixed at `init`. The
-    /// password itself is not kept.
-    let field: Result<String, AuthenticationError>
+    /// The `Authorization` value made from the password, or why the credentials cannot be sent:
+    /// both fixed at `init`, and shown as `<redacted>`. The password itself is not kept.
+    let password: Secret<Result<String, AuthenticationError>>
 
     /// Creates the method. Invalid credentials are reported when a request is authenticated.
     public init(username: String, password: String) {
         self.username = username
-        self.field = Self.field(username: username, password: password)
+        self.password = Secret(Self.field(username: username, password: password))
     }
 
     private static func field(username: String, password: String) -> Result<String, AuthenticationError> {
@@ -58,15 +58,7 @@ public struct BasicAuth: AuthenticationMethod, CustomStringConvertible, CustomRe
     /// ```
     public func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest {
         var request = request
-        request.setValue(try field.get(), forHTTPHeaderField: "Authorization")
+        request.setValue(try password.value.get(), forHTTPHeaderField: "Authorization")
         return request
-    }
-
-    /// The user name; the password is redacted.
-    public var description: String { "BasicAuth(username: \(username), password: <redacted>)" }
-
-    /// A mirror without the password, so `dump` does not print it.
-    public var customMirror: Mirror {
-        Mirror(self, children: ["username": username, "password": "<redacted>"])
     }
 }

@@ -35,18 +35,19 @@ import Foundation
 /// The name must be an RFC 6265 token and the value RFC 6265 cookie-octets (optionally in double
 /// quotes): no spaces, commas, semicolons, backslashes, quotes or control characters. Anything else
 /// fails the request with ``AuthenticationError/invalidCredentials(reason:)`` before it is sent;
-/// percent-encode such values yourself. The description never shows the value.
-public struct CookieAuth: AuthenticationMethod, CustomStringConvertible, CustomReflectable {
+/// percent-encode such values yourself. Printing or dumping the method shows the name and
+/// `value: <redacted>`.
+public struct CookieAuth: AuthenticationMethod {
     /// The cookie name.
     let name: String
-    /// The cookie value.
-    let value: String
+    /// The cookie value, shown as `<redacted>`.
+    let value: Secret<String>
 
     /// Creates the method. A name or value that breaks RFC 6265 is reported when a request is
     /// authenticated.
     public init(name: String, value: String) {
         self.name = name
-        self.value = value
+        self.value = Secret(value)
     }
 
     /// Throws ``AuthenticationError/invalidCredentials(reason:)`` when the name or value breaks
@@ -55,7 +56,7 @@ public struct CookieAuth: AuthenticationMethod, CustomStringConvertible, CustomR
         guard CredentialText.isToken(name) else {
             throw .invalidCredentials(reason: "a cookie name must be an RFC 6265 token.")
         }
-        guard Self.isValidValue(value) else {
+        guard Self.isValidValue(value.value) else {
             throw .invalidCredentials(
                 reason: "the value of cookie \"\(name)\" contains characters RFC 6265 does not allow; "
                     + "percent-encode it."
@@ -69,20 +70,11 @@ public struct CookieAuth: AuthenticationMethod, CustomStringConvertible, CustomR
         try checkCookie()
         var request = request
         let header = CookieHeader.merged(
-            request.value(forHTTPHeaderField: "Cookie"), with: [(name, value)], replacing: true)
+            request.value(forHTTPHeaderField: "Cookie"), with: [(name, value.value)], replacing: true)
         request.setValue(header, forHTTPHeaderField: "Cookie")
         request.httpShouldHandleCookies = false
         return request
     }
-
-    /// `Cookie`.
-    public var credentialHeaderNames: [String] { ["Cookie"] }
-
-    /// The name; the value is redacted.
-    public var description: String { "CookieAuth(name: \(name), value: <redacted>)" }
-
-    /// A mirror without the value, so `dump` does not print it.
-    public var customMirror: Mirror { Mirror(self, children: ["name": name, "value": "<redacted>"]) }
 
     /// RFC 6265 §4.1.1: `*cookie-octet / ( DQUOTE *cookie-octet DQUOTE )`.
     static func isValidValue(_ value: String) -> Bool {

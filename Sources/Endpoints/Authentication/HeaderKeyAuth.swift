@@ -19,16 +19,15 @@ import Foundation
 /// A header name that is not an RFC 9110 token, or a key or prefix containing a control character
 /// (which would let a value inject headers), fails the request with
 /// ``AuthenticationError/invalidCredentials(reason:)`` before anything is sent.
-/// The description never shows the key.
-public struct HeaderKeyAuth: AuthenticationMethod, CustomStringConvertible, CustomReflectable {
-    /// The key sent in `header`.
-    let key: String
+/// Printing or dumping the method shows the header and the prefix, and `key: <redacted>`.
+public struct HeaderKeyAuth: AuthenticationMethod {
     /// The header that carries the key, `Authorization` by default.
     let header: String
     /// Written before the key with one space between, `Bearer` by default; `nil` sends the bare key.
     let prefix: String?
-    /// The header value, or why it cannot be sent: both fixed at `init`.
-    private let value: Result<String, AuthenticationError>
+    /// The header value (the prefix and the key), or why it cannot be sent: both fixed at `init`,
+    /// and shown as `<redacted>`.
+    let key: Secret<Result<String, AuthenticationError>>
 
     /// Creates the method.
     ///
@@ -37,10 +36,9 @@ public struct HeaderKeyAuth: AuthenticationMethod, CustomStringConvertible, Cust
     ///   - header: The header name; `Authorization` by default.
     ///   - prefix: The scheme written before the key (`Bearer` by default); `nil` sends the key alone.
     public init(key: String, header: String = "Authorization", prefix: String? = "Bearer") {
-        self.key = key
         self.header = header
         self.prefix = prefix
-        self.value = Self.value(key: key, header: header, prefix: prefix)
+        self.key = Secret(Self.value(key: key, header: header, prefix: prefix))
     }
 
     private static func value(key: String, header: String, prefix: String?) -> Result<String, AuthenticationError> {
@@ -64,20 +62,7 @@ public struct HeaderKeyAuth: AuthenticationMethod, CustomStringConvertible, Cust
     /// throws ``AuthenticationError/invalidCredentials(reason:)`` when they cannot be sent.
     public func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest {
         var request = request
-        request.setValue(try value.get(), forHTTPHeaderField: header)
+        request.setValue(try key.value.get(), forHTTPHeaderField: header)
         return request
-    }
-
-    /// The header given to `init`.
-    public var credentialHeaderNames: [String] { [header] }
-
-    /// The header and prefix; the key is redacted.
-    public var description: String {
-        "HeaderKeyAuth(header: \(header), prefix: \(prefix.map { "\"\($0)\"" } ?? "nil"), key: <redacted>)"
-    }
-
-    /// A mirror without the key, so `dump` does not print it.
-    public var customMirror: Mirror {
-        Mirror(self, children: ["header": header, "prefix": prefix as Any, "key": "<redacted>"])
     }
 }

@@ -14,8 +14,8 @@ extension JWTAuth {
     ///
     /// With ``expiresAt`` set, tokens within the method's `expiryLeeway` of expiring are renewed
     /// before a request is sent; without it, renewal waits for the server to reject the token.
-    /// `Codable`, so it can be stored as it is; its description never shows the tokens.
-    public struct TokenPair: Hashable, Sendable, Codable, CustomStringConvertible, CustomReflectable {
+    /// `Codable`, so it can be stored as it is; its description and mirror never show the tokens.
+    public struct TokenPair: Hashable, Sendable, Codable, CustomReflectable {
         /// The token sent as `Authorization: Bearer <accessToken>`.
         public var accessToken: String
         /// The token the refresh handler exchanges for a new pair.
@@ -37,16 +37,17 @@ extension JWTAuth {
             return expiresAt.timeIntervalSince(now) <= leeway
         }
 
-        /// The expiry only; both tokens are redacted.
-        public var description: String {
-            "TokenPair(accessToken: <redacted>, refreshToken: <redacted>, expiresAt: \(expiresAt.map { "\($0)" } ?? "nil"))"
-        }
-
-        /// A mirror without the tokens, so `dump` does not print them.
+        /// The expiry only, both tokens redacted, so neither `dump` nor the description derived from
+        /// it (`TokenPair(accessToken: <redacted>, refreshToken: <redacted>, expiresAt: nil)`)
+        /// prints them.
         public var customMirror: Mirror {
             Mirror(
                 self,
-                children: ["accessToken": "<redacted>", "refreshToken": "<redacted>", "expiresAt": expiresAt as Any]
+                children: [
+                    "accessToken": Secret.placeholder, "refreshToken": Secret.placeholder,
+                    "expiresAt": expiresAt.reflected,
+                ],
+                displayStyle: .struct
             )
         }
     }

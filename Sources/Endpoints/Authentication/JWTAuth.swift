@@ -57,8 +57,8 @@ import Foundation
 /// the server's response, without a second refresh. An access token containing a control
 /// character is never sent: a request fails with ``AuthenticationError/invalidCredentials(reason:)``
 /// instead. The description, the debug description and the mirror (`dump`) never show the
-/// tokens, during a refresh or after it.
-public final class JWTAuth: AuthenticationMethod, CredentialUpdating, CustomStringConvertible, CustomReflectable {
+/// tokens, during a refresh or after it: they all come from the mirror.
+public final class JWTAuth: AuthenticationMethod, CredentialUpdating, CustomReflectable {
     /// The statuses that mean "the access token was rejected"; `[401]` by default.
     let refreshTriggerStatusCodes: Set<Int>
     /// How many seconds before ``TokenPair/expiresAt`` the tokens are renewed before sending; 30 by default.
@@ -194,23 +194,19 @@ public final class JWTAuth: AuthenticationMethod, CredentialUpdating, CustomStri
         return request
     }
 
-    /// The configuration and whether tokens are set; never the tokens.
-    public var description: String {
-        let (hasTokens, refreshing) = state.withLock { ($0.tokens != nil, $0.refresh != nil) }
-        return "JWTAuth(tokens: \(hasTokens ? "set" : "none"), refreshing: \(refreshing), "
-            + "refreshTriggerStatusCodes: \(refreshTriggerStatusCodes.sorted()), expiryLeeway: \(expiryLeeway)s)"
-    }
-
-    /// A mirror without the tokens (the default one would show them inside the state), so `dump`
-    /// does not print them.
+    /// The configuration, whether a refresh is running and the tokens' expiry, never the tokens
+    /// (the default mirror would show them inside the state), so neither `dump` nor the
+    /// description derived from it (`JWTAuth(tokens: …, refreshing: false, …)`) prints them.
     public var customMirror: Mirror {
         let (tokens, refreshing) = state.withLock { ($0.tokens, $0.refresh != nil) }
         return Mirror(
             self,
             children: [
-                "tokens": tokens as Any, "refreshing": refreshing,
+                "tokens": tokens.reflected, "refreshing": refreshing,
                 "refreshTriggerStatusCodes": refreshTriggerStatusCodes.sorted(), "expiryLeeway": expiryLeeway,
-            ]
+            ],
+            // Printed as a struct is, with its fields: a class's default description is its name only.
+            displayStyle: .struct
         )
     }
 

@@ -17,8 +17,8 @@
 /// Detection follows the refresh task and its child tasks (a task-local value); a request sent
 /// from a `Task.detached` inside the refresh handler cannot be recognised and would wait.
 public struct RefreshReentrancyError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Creates the error.
-    public init() {}
+    /// Creates the error: the pipeline does, when it finds the reentrant request.
+    init() {}
 
     /// What happened and how to fix it.
     public var description: String {

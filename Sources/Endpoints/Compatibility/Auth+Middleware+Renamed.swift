@@ -21,7 +21,7 @@ extension BasicAuth {
             "Invalid credentials fail authenticate(request:) with the same AuthenticationError.invalidCredentials(reason:), before anything is sent."
     )
     public func validate() throws(AuthenticationError) {
-        _ = try field.get()
+        _ = try password.value.get()
     }
 
     /// The `Authorization` header value: `Basic` and the Base64 of the UTF-8 `username:password`.
@@ -31,7 +31,7 @@ extension BasicAuth {
         message: "Read the Authorization header of try await auth.authenticate(request:), which sets it."
     )
     public func headerValue() throws(AuthenticationError) -> String {
-        try field.get()
+        try password.value.get()
     }
 }
 

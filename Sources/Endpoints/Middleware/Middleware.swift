@@ -45,7 +45,8 @@ public struct RequestContext: Sendable {
     /// The endpoint type's name, e.g. `ProfileEndpoint`.
     public let endpointName: String
     /// The header names that carry credentials for this request (lower-cased): the standard ones and
-    /// those the endpoint's authentication sets. Logging redacts them; redirects to another origin drop them.
+    /// every header the endpoint's authentication added or changed on it, whatever its name.
+    /// Logging redacts them; redirects to another origin drop them.
     public let credentialHeaders: Set<String>
     /// 1 for the first send, 2 when authentication renewed credentials and resent.
     public let authenticationAttempt: Int
@@ -66,13 +67,14 @@ public struct RequestContext: Sendable {
     ///   - authenticationAttempt: 1, or 2 for the resend after credentials were renewed.
     public init(endpointName: String, credentialHeaders: Set<String> = [], authenticationAttempt: Int = 1) {
         self.init(
-            endpointName: endpointName, credentialHeaders: credentialHeaders,
+            endpointName: endpointName, credentialHeaders: RequestContext.credentialHeaders(adding: credentialHeaders),
             authenticationAttempt: authenticationAttempt, isCredentialRefresh: false, currentCredentials: nil,
             transfer: .none)
     }
 
     /// The pipeline's context: also whether a refresh sends it, and how to bring its credentials
-    /// up to date after it waited.
+    /// up to date after it waited. `credentialHeaders` is the whole set, lower-cased, the standard
+    /// ones included (``credentialHeaders(adding:)``, ``credentialHeaders(setBy:on:)``).
     init(
         endpointName: String,
         credentialHeaders: Set<String>,
@@ -82,7 +84,7 @@ public struct RequestContext: Sendable {
         transfer: Transfer
     ) {
         self.endpointName = endpointName
-        self.credentialHeaders = RequestContext.credentialHeaders(adding: credentialHeaders)
+        self.credentialHeaders = credentialHeaders
         self.authenticationAttempt = authenticationAttempt
         self.isCredentialRefresh = isCredentialRefresh
         self.currentCredentials = currentCredentials
@@ -90,15 +92,32 @@ public struct RequestContext: Sendable {
     }
 
     /// The standard credential headers with `names` (any case) added: the standard set itself,
-    /// without a new set, when `names` adds none (every request of `NoAuth`, Basic and bearer
-    /// methods, whose `Authorization` is standard).
+    /// without a new set, when `names` adds none (every request of `NoAuth`, Basic, cookie and
+    /// bearer methods, whose `Authorization` and `Cookie` are standard).
     static func credentialHeaders(adding names: some Sequence<String>) -> Set<String> {
         var headers = standardCredentialHeaders
-        for name in names where !headers.contains(name) {
-            let lowercased = name.lowercased()
-            if !headers.contains(lowercased) { headers.insert(lowercased) }
-        }
+        for name in names { insert(name, into: &headers) }
         return headers
+    }
+
+    /// The standard credential headers with those `authenticated` carries with a value `original`
+    /// does not have under the same name: the headers an authentication method added or changed,
+    /// whatever their names, so that a custom method's `X-Signature` is treated as a credential
+    /// without declaring it. A header set again under another case counts as changed, so none is
+    /// missed. The standard set itself, without a new set, when the method set only standard ones.
+    static func credentialHeaders(setBy authenticated: URLRequest, on original: URLRequest) -> Set<String> {
+        var headers = standardCredentialHeaders
+        guard let fields = authenticated.allHTTPHeaderFields else { return headers }
+        let before = original.allHTTPHeaderFields ?? [:]
+        for (name, value) in fields where before[name] != value { insert(name, into: &headers) }
+        return headers
+    }
+
+    /// Adds `name` lower-cased to `headers`, copying the set only when it is not there yet.
+    private static func insert(_ name: String, into headers: inout Set<String>) {
+        guard !headers.contains(name) else { return }
+        let lowercased = name.lowercased()
+        if !headers.contains(lowercased) { headers.insert(lowercased) }
     }
 
     /// `authorization`, `proxy-authorization`, `cookie`.

@@ -90,10 +90,11 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
         }
 
         let transport = PipelineOverrides.current.transport ?? transport
-        let credentialHeaders = RequestContext.credentialHeaders(adding: auth.credentialHeaderNames)
         // A token refresh never queues: the requests ahead of it would all be waiting for it.
         let isRefresh = !RefreshScope.active.isEmpty
         let auth = self.auth
+        // `NoAuth` sets no header: no need to look for the ones it set.
+        let setsHeaders = !(auth is NoAuth)
         let currentCredentials: @Sendable (URLRequest) -> URLRequest? = { auth.updatedCredentials(for: $0) }
         var attempt = 1
         while true {
@@ -105,7 +106,11 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
             }
             let context = RequestContext(
                 endpointName: name,
-                credentialHeaders: credentialHeaders,
+                // The headers the method set are its credentials, whatever their names: a redirect
+                // to another origin drops them and logging redacts them.
+                credentialHeaders: setsHeaders
+                    ? RequestContext.credentialHeaders(setBy: authenticated, on: request)
+                    : RequestContext.standardCredentialHeaders,
                 authenticationAttempt: attempt,
                 isCredentialRefresh: isRefresh,
                 currentCredentials: currentCredentials,

@@ -46,10 +46,9 @@ extension AdHocRequest {
     }
 }
 
-extension AdHocRequest: CustomStringConvertible, CustomReflectable {
-    /// The method and the URL or path as written, without the query or any header value.
-    public var description: String { "Request(\(name))" }
-
-    /// The description only, so that dumping a request never shows a header value or the body.
-    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+extension AdHocRequest: CustomReflectable {
+    /// The name: the method and the URL or path as written, without the query, or the name given
+    /// with `named(_:)`. Never a header value or the body, so neither `dump` nor the description
+    /// derived from it (`AdHocRequest<User, EmptyCodable>(name: "GET users/{1}")`) shows them.
+    public var customMirror: Mirror { Mirror(self, children: ["name": name], displayStyle: .struct) }
 }

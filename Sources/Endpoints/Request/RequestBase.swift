@@ -25,7 +25,7 @@ import Foundation
 /// Paths are appended to the base URL's own path (`…/v1` and `users` give `…/v1/users`), as for a
 /// server. Put API keys in `auth` rather than `headers`: then logging redacts them and redirects to
 /// another origin drop them. A request's own headers replace the base's headers of the same name.
-public struct RequestBase: Sendable, CustomStringConvertible {
+public struct RequestBase: Sendable {
     /// Everything, in one reference: a request holds its base, and copying a request copies it.
     private final class Storage: Sendable {
         let url: Result<URL, EndpointError>
@@ -109,17 +109,18 @@ public struct RequestBase: Sendable, CustomStringConvertible {
             requestProcessor: instance.requestProcessor
         )
     }
-
-    /// The base URL, without header values (they may hold credentials).
-    public var description: String {
-        switch url {
-        case .success(let url): "RequestBase(\(url.absoluteString.prefix { $0 != "?" }))"
-        case .failure(let error): "RequestBase(\(error))"
-        }
-    }
 }
 
 extension RequestBase: CustomReflectable {
-    /// The description only, so that dumping a base never shows a header value or a key.
-    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+    /// The base URL without its query, or why there is none: never a header value or a key, so
+    /// neither `dump` nor the description derived from it
+    /// (`RequestBase(url: "https://api.example.com/v1")`) shows them.
+    public var customMirror: Mirror {
+        let shown: Any =
+            switch url {
+            case .success(let url): String(url.absoluteString.prefix { $0 != "?" })
+            case .failure(let error): error
+            }
+        return Mirror(self, children: ["url": shown], displayStyle: .struct)
+    }
 }

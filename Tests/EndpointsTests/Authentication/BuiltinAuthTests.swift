@@ -29,7 +29,6 @@ import Testing
         let echo = try await AuthBase.with(server) { try await URLSession.shared.response(with: ClientKeyEcho()) }
         #expect(echo.values("X-Client-Key") == [AuthSecret.key])
         #expect(echo.values("Authorization").isEmpty)
-        #expect(ClientKeyEcho.auth.credentialHeaderNames == ["X-Client-Key"])
     }
 
     @Test func perRequestAuthOverridesTheDeclaration() async throws {
@@ -136,9 +135,6 @@ import Testing
         defer { server.stop() }
         let echo = try await AuthBase.with(server) { try await URLSession.shared.response(with: NoAuthEcho()) }
         #expect(echo.values("Authorization").isEmpty)
-        // The protocol's default: `Authorization` is among the standard credential headers that
-        // redirects to another origin drop and logging redacts, whatever the method.
-        #expect(NoAuth().credentialHeaderNames == ["Authorization"])
     }
 
     @Test func descriptionsNeverShowSecrets() {
@@ -151,11 +147,51 @@ import Testing
         for method in methods {
             var dumped = ""
             dump(method, to: &dumped)
-            for text in [String(describing: method), String(reflecting: method), dumped] {
+            let children = Mirror(reflecting: method).children.map { "\($0.label ?? "") \($0.value)" }
+            for text in [String(describing: method), "\(method)", String(reflecting: method), dumped] + children {
                 for secret in [AuthSecret.key, AuthSecret.password, AuthSecret.cookie] {
                     #expect(!text.contains(secret), "\(type(of: method)) shows a secret")
                 }
+                // Nor the Base64 of the Basic credentials.
+                #expect(!text.contains("QWxhZGRpbj"), "\(type(of: method)) shows the Basic credentials")
             }
         }
+    }
+
+    /// The secret is kept in a value whose every rendering is `<redacted>`: the default reflection
+    /// of each method shows its other fields and that.
+    @Test func descriptionsShowTheFieldsAndRedactTheSecret() {
+        func renderings(_ value: some Any) -> [String] {
+            var dumped = ""
+            dump(value, to: &dumped)
+            return [String(describing: value), String(reflecting: value), dumped]
+        }
+        let bearer = renderings(HeaderKeyAuth(key: AuthSecret.key))
+        #expect(bearer[0] == #"HeaderKeyAuth(header: "Authorization", prefix: Optional("Bearer"), key: <redacted>)"#)
+        #expect(
+            bearer[1]
+                == #"Endpoints.HeaderKeyAuth(header: "Authorization", prefix: Optional("Bearer"), key: <redacted>)"#)
+        #expect(
+            bearer[2] == """
+                ▿ Endpoints.HeaderKeyAuth
+                  - header: "Authorization"
+                  ▿ prefix: Optional("Bearer")
+                    - some: "Bearer"
+                  - key: <redacted>
+
+                """)
+        let bare = renderings(HeaderKeyAuth(key: AuthSecret.key, header: "X-Client-Key", prefix: nil))
+        #expect(bare[0] == #"HeaderKeyAuth(header: "X-Client-Key", prefix: nil, key: <redacted>)"#)
+        let basic = renderings(BasicAuth(username: "Aladdin", password: AuthSecret.password))
+        #expect(basic[0] == #"BasicAuth(username: "Aladdin", password: <redacted>)"#)
+        #expect(basic[2] == "▿ Endpoints.BasicAuth\n  - username: \"Aladdin\"\n  - password: <redacted>\n")
+        let cookie = renderings(CookieAuth(name: "session", value: AuthSecret.cookie))
+        #expect(cookie[0] == #"CookieAuth(name: "session", value: <redacted>)"#)
+        #expect(cookie[2] == "▿ Endpoints.CookieAuth\n  - name: \"session\"\n  - value: <redacted>\n")
+        let mirror = Mirror(reflecting: CookieAuth(name: "session", value: AuthSecret.cookie))
+        #expect(mirror.children.map(\.label) == ["name", "value"])
+        #expect(mirror.children.map { "\($0.value)" } == ["session", "<redacted>"])
+        // The secret's own mirror is empty: reflection stops there.
+        #expect(mirror.children.map { Mirror(reflecting: $0.value).children.count } == [0, 0])
     }
 }

@@ -1,7 +1,8 @@
-import Endpoints
 import EndpointsTestServer
 import Foundation
 import Testing
+
+@testable import Endpoints
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -103,8 +104,19 @@ struct FreshAuthEndpoint: Endpoint {
         dump(pair, to: &dumped)
         dump(auth, to: &dumped)
         texts.append(dumped)
+        let values: [Any] = [pair, auth]
+        texts += values.flatMap { value in Mirror(reflecting: value).children.map { "\($0.value)" } }
         for text in texts {
             #expect(!text.contains(secretAccess) && !text.contains(secretRefresh), "\(text)")
         }
+        // The descriptions come from the mirrors, and read as the fields they show.
+        #expect(
+            String(describing: pair).hasPrefix(
+                "TokenPair(accessToken: <redacted>, refreshToken: <redacted>, expiresAt: "))
+        #expect(
+            String(describing: auth).hasPrefix("JWTAuth(tokens: Endpoints.JWTAuth.TokenPair(accessToken: <redacted>"))
+        #expect(
+            String(describing: auth).hasSuffix(
+                "refreshing: false, refreshTriggerStatusCodes: [401], expiryLeeway: 30.0)"))
     }
 }

@@ -149,8 +149,6 @@ enum ReadmeCustomAuthSample {
             request.setValue(sign(request, with: secret), forHTTPHeaderField: "X-Signature")
             return request
         }
-
-        var credentialHeaderNames: [String] { ["X-Signature"] }
     }
 }
 
@@ -158,7 +156,6 @@ enum ReadmeCustomAuthSample {
     @Test func serverAuthIsInheritedAndOverridable() {
         #expect(ReadmeHeaderKeySample.ProfileEndpoint.Auth.self == HeaderKeyAuth.self)
         #expect(ReadmeHeaderKeySample.LoginEndpoint.Auth.self == NoAuth.self)
-        #expect(ReadmeHeaderKeySample.MetricsEndpoint.auth.credentialHeaderNames == ["X-Client-Key"])
         #expect(ReadmeJWTSample.ProfileEndpoint.Auth.self == JWTAuth.self)
         #expect(ReadmeJWTSample.RefreshEndpoint.Auth.self == NoAuth.self)
     }

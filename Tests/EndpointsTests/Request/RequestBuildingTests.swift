@@ -283,12 +283,14 @@ func jsonObject(_ data: Data?) -> NSObject? {
             Header.authorization.value("Bearer secret-token")
         }
         for text in [
-            request.description, String(reflecting: request), base.description, String(reflecting: base),
-            dumped(request), dumped(base),
+            String(describing: request), String(reflecting: request), String(describing: base),
+            String(reflecting: base), dumped(request), dumped(base),
         ] {
             #expect(!text.contains("secret"), "\(text)")
         }
-        #expect(request.description == "Request(POST users/{1})")
+        #expect("\(request)" == #"AdHocRequest<Data, EmptyCodable>(name: "POST users/{1}")"#)
+        #expect("\(base)" == #"RequestBase(url: "https://api.example.com/")"#)
+        #expect(dumped(base) == "▿ Endpoints.RequestBase\n  - url: \"https://api.example.com/\"\n")
         #expect(request.named("createUser").name == "createUser")
     }
 

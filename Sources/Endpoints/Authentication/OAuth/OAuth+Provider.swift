@@ -16,7 +16,7 @@ extension OAuth {
     /// (`client_secret_basic`, both parts form-urlencoded first as RFC 6749 §2.3.1 requires), or
     /// in the request body with `clientAuthentication: .post`. The description and the mirror
     /// never show the secret.
-    public struct Provider: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
+    public struct Provider: Sendable, Hashable, CustomReflectable {
         /// How a confidential client proves its identity at the token endpoint.
         public enum ClientAuthentication: Sendable, Hashable {
             /// `client_secret_basic`: an `Authorization: Basic` header.
@@ -56,22 +56,19 @@ extension OAuth {
             self.clientAuthentication = clientAuthentication
         }
 
-        /// The token endpoint and the client ID; the secret is redacted.
-        public var description: String {
-            "OAuth.Provider(tokenURL: \(tokenURL), clientID: \(clientID), clientSecret: "
-                + "\(clientSecret == nil ? "none" : "<redacted>"), clientAuthentication: \(clientAuthentication))"
-        }
-
-        /// A mirror without the client secret, so `dump` does not print it.
+        /// The endpoints and the client ID, the secret redacted (`clientSecret: <redacted>`, or `nil`
+        /// for a public client), so neither `dump` nor the description derived from it prints it.
         public var customMirror: Mirror {
             Mirror(
                 self,
                 children: [
-                    "tokenURL": tokenURL, "authorizationURL": authorizationURL as Any,
-                    "deviceAuthorizationURL": deviceAuthorizationURL as Any, "revocationURL": revocationURL as Any,
-                    "clientID": clientID, "clientSecret": clientSecret == nil ? "none" : "<redacted>",
+                    "tokenURL": tokenURL, "authorizationURL": authorizationURL.reflected,
+                    "deviceAuthorizationURL": deviceAuthorizationURL.reflected,
+                    "revocationURL": revocationURL.reflected,
+                    "clientID": clientID, "clientSecret": Secret.placeholder(for: clientSecret),
                     "clientAuthentication": clientAuthentication,
-                ]
+                ],
+                displayStyle: .struct
             )
         }
     }

@@ -38,7 +38,7 @@ import Foundation
 /// authentication, so a mocked request never reaches the token endpoint.
 ///
 /// See <doc:OAuthGuide> for each grant.
-public final class OAuth: AuthenticationMethod, CredentialUpdating, CustomStringConvertible, CustomReflectable {
+public final class OAuth: AuthenticationMethod, CredentialUpdating, CustomReflectable {
     let provider: Provider
     let grant: Grant
     let client: OAuthClient
@@ -148,16 +148,17 @@ public final class OAuth: AuthenticationMethod, CredentialUpdating, CustomString
         jwt.updatedCredentials(for: request)
     }
 
-    /// The provider and grant, and whether tokens are set; never a secret or a token.
-    public var description: String {
-        "OAuth(provider: \(provider), grant: \(grant), tokens: \(tokens == nil ? "none" : "set"))"
-    }
-
-    /// A mirror without secrets or tokens, so `dump` does not print them.
+    /// The provider, the grant, the tokens' expiry and the granted scopes, never a secret or a
+    /// token, so neither `dump` nor the description derived from it (`OAuth(provider: …)`) prints
+    /// them.
     public var customMirror: Mirror {
         Mirror(
             self,
-            children: ["provider": provider, "grant": grant, "tokens": tokens as Any, "grantedScopes": grantedScopes]
+            children: [
+                "provider": provider, "grant": grant, "tokens": tokens.reflected, "grantedScopes": grantedScopes,
+            ],
+            // Printed as a struct is, with its fields: a class's default description is its name only.
+            displayStyle: .struct
         )
     }
 }

@@ -117,7 +117,8 @@ final class OAuthClient: Sendable {
         request.httpBody = Data(
             form.map { Self.formEncode($0) + "=" + Self.formEncode($1) }.joined(separator: "&").utf8)
         let context = RequestContext(
-            endpointName: "OAuth token endpoint", credentialHeaders: [], authenticationAttempt: 1,
+            endpointName: "OAuth token endpoint", credentialHeaders: RequestContext.standardCredentialHeaders,
+            authenticationAttempt: 1,
             // Never queued behind the requests that wait for it.
             isCredentialRefresh: true, currentCredentials: nil, transfer: .none)
         let transport = PipelineOverrides.current.transport ?? transport

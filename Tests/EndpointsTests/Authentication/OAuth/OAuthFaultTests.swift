@@ -217,13 +217,18 @@ import Testing
         let request = try await auth.authenticate(request: URLRequest(url: server.http.url("/api")))
         let texts =
             [
-                auth.description, String(reflecting: auth), "\(auth.tokens as Any)",
+                String(describing: auth), String(reflecting: auth), "\(auth.tokens as Any)",
                 "\(OAuth.Grant.refreshToken("RT0-s3cr3t"))", dumped,
-                request.cURLDescription(credentialHeaders: Set(auth.credentialHeaderNames)),
-            ] + lines.withLock { $0 }
+                request.cURLDescription(),
+            ] + lines.withLock { $0 } + Mirror(reflecting: auth).children.map { "\($0.value)" }
         for text in texts {
             for secret in ["s3cr3t"] { #expect(!text.contains(secret), "\(text)") }
         }
+        // The description comes from the mirror and reads as the fields it shows.
+        let description = String(describing: auth)
+        #expect(description.hasPrefix("OAuth(provider: Endpoints.OAuth.Provider(tokenURL: "), "\(description)")
+        #expect(description.contains("clientSecret: <redacted>"), "\(description)")
+        #expect(description.contains("grant: refreshToken(<redacted>)"), "\(description)")
         // The token request went past the middleware: the log shows only /api.
         #expect(lines.withLock { $0 }.allSatisfy { !$0.contains("/token") })
         #expect(lines.withLock { $0 }.contains { $0.contains("/api") })
