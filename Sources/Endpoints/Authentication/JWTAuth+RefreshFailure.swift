@@ -17,7 +17,7 @@ extension JWTAuth {
     ///     return try decodeTokens(data)
     /// }
     /// ```
-    public struct RefreshRejection: Error, Sendable, Hashable, CustomStringConvertible {
+    public struct RefreshRejection: Error, Sendable, Hashable {
         /// Why the refresh was rejected, for logs; it must not contain a token.
         let reason: String
 
@@ -25,9 +25,6 @@ extension JWTAuth {
         public init(reason: String = "the server rejected the refresh token") {
             self.reason = reason
         }
-
-        /// The reason.
-        public var description: String { "The refresh was rejected: \(reason)." }
     }
 
     /// Whether a refresh handler's `error` means the server rejected the refresh token (the tokens

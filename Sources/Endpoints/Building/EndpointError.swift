@@ -65,7 +65,7 @@ public struct UnderlyingError: Error, Equatable, Sendable, CustomStringConvertib
     public let error: any Error
 
     /// Wraps `error`.
-    public init(_ error: any Error) { self.error = error }
+    init(_ error: any Error) { self.error = error }
 
     /// The original error's description.
     public var description: String { String(describing: error) }

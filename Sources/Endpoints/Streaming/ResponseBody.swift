@@ -213,11 +213,8 @@ public struct ResponseBody: AsyncSequence, Sendable {
 }
 
 /// A response body was longer than the caller would collect with
-/// ``ResponseBody/collect(upTo:)``; its description names the limit.
-public struct ResponseBodyTooLarge: Error, Sendable, CustomStringConvertible {
+/// ``ResponseBody/collect(upTo:)``; printed, it names the limit: `ResponseBodyTooLarge(maximumBytes: 1048576)`.
+public struct ResponseBodyTooLarge: Error, Sendable {
     /// The most bytes the caller accepted: the `limit` it passed.
     let maximumBytes: Int
-
-    /// Says which limit the body passed.
-    public var description: String { "The response body is longer than \(maximumBytes) bytes." }
 }

@@ -27,7 +27,7 @@ private struct SignedEchoEndpoint: Endpoint {
 
     static let auth = SignatureAuth()
     static let definition: Definition<SignedEchoEndpoint> = Definition(
-        path: "\(path: \.route)", headers: ["X-Trace": .fieldValue(value: "trace-1")])
+        path: "\(path: \.route)", headers: [Header("X-Trace").value("trace-1")])
 
     let pathComponents: Route
 

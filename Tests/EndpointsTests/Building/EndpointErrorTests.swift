@@ -1,6 +1,7 @@
-import Endpoints
 import Foundation
 import Testing
+
+@testable import Endpoints
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -40,6 +40,6 @@ import Testing
             _ = try await ResponseBody(Data(count: 10)).collect(upTo: 4)
         }
         #expect(error?.limit == 4)
-        #expect(error?.description == "The response body is longer than 4 bytes.")
+        #expect(error.map { "\($0)" } == "ResponseBodyTooLarge(maximumBytes: 4)")
     }
 }

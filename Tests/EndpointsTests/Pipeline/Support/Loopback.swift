@@ -154,7 +154,7 @@ struct KeyedEchoEndpoint: Endpoint {
 
     static let auth = APIKeyAuth(key: "declared-key")
     static let definition: Definition<KeyedEchoEndpoint> = Definition(
-        path: "\(path: \.route)", headers: ["X-Trace": .fieldValue(value: "trace-1")])
+        path: "\(path: \.route)", headers: [Header("X-Trace").value("trace-1")])
 
     let pathComponents: Route
 
