@@ -23,6 +23,34 @@ enum PipelineBenchmark {
     }
 
     static func run(count: Int) async throws {
+        try await run(count: count, label: "NoAuth") { client, base in
+            _ = try await client.response(with: ItemEndpoint(), environment: base)
+        }
+        try await run(count: count, label: "HeaderKeyAuth X-Api-Key") { client, base in
+            _ = try await client.response(with: KeyedItemEndpoint(), environment: base)
+        }
+        try await run(count: count, label: "HeaderKeyAuth Bearer") { client, base in
+            _ = try await client.response(with: BearerItemEndpoint(), environment: base)
+        }
+    }
+
+    struct KeyedItemEndpoint: Endpoint {
+        typealias Server = LoopbackServer
+        typealias Response = Item
+        static let definition: Definition<KeyedItemEndpoint> = Definition(method: .get, path: "item")
+        static let auth = HeaderKeyAuth(key: "secret-key", header: "X-Api-Key", prefix: nil)
+    }
+
+    struct BearerItemEndpoint: Endpoint {
+        typealias Server = LoopbackServer
+        typealias Response = Item
+        static let definition: Definition<BearerItemEndpoint> = Definition(method: .get, path: "item")
+        static let auth = HeaderKeyAuth(key: "secret-key")
+    }
+
+    static func run(
+        count: Int, label: String, send: @escaping (EndpointClient, URL) async throws -> Void
+    ) async throws {
         let base = URL(string: "http://127.0.0.1:8080")!
         let url = base.appendingPathComponent("item")
         let client = EndpointClient(transport: InstantTransport())
@@ -43,7 +71,7 @@ enum PipelineBenchmark {
             let ourRound = {
                 let start = DispatchTime.now().uptimeNanoseconds
                 for _ in 0..<count / 10 {
-                    _ = try await client.response(with: ItemEndpoint(), environment: base)
+                    try await send(client, base)
                 }
                 return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count / 10) / 1_000
             }
@@ -57,7 +85,7 @@ enum PipelineBenchmark {
         }
         let rawMedian = EndToEndBenchmark.median(raw)
         let ourMedian = EndToEndBenchmark.median(ours)
-        print("Pipeline alone: GET + decode over a transport that answers at once, \(count) requests per side")
+        print("[\(label)] Pipeline alone: GET + decode over a transport that answers at once, \(count) requests per side")
         print(
             String(
                 format: "  raw %.2f µs per request | Endpoints %.2f µs per request | the pipeline's own work %.2f µs",

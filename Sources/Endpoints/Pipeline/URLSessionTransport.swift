@@ -15,7 +15,7 @@ import Foundation
 ///   failed every request at once), the library enforces fractional ones itself. For a limit on
 ///   the whole exchange, use ``DeadlineMiddleware``.
 /// - No hidden retries: a 401 comes back once, with no credential-storage replay.
-/// - At most ``maximumRequestsPerHost`` requests per host are in flight through one session (four against
+/// - At most `maximumRequestsPerHost` requests per host are in flight through one session (four against
 ///   a host that answers within 15 ms, such as loopback); the transport queues the rest in order, so that
 ///   Linux's URLSession neither opens more connections than the session is configured for nor churns
 ///   them, and never costs throughput at real latency. A queued request is cancellable while it waits

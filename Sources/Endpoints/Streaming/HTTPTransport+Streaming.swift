@@ -48,7 +48,7 @@ extension URLSessionTransport {
     /// Redirects, refused challenges and credentials behave as in ``send(_:context:)``. The body
     /// fails with `URLError.timedOut` when no byte arrives for the request's `timeoutInterval`,
     /// and with the `URLError` of a connection lost mid-body. Through the pipeline, a stream holds
-    /// one of the per-host slots of ``maximumRequestsPerHost`` only until its head arrives, since it
+    /// one of the per-host slots of `maximumRequestsPerHost` only until its head arrives, since it
     /// may stay open for as long as the server sends. On Linux each stream runs on a session of
     /// its own (see `StreamingDataTask`), so it takes none of the session's connections either.
     public func stream(_ request: URLRequest, context: RequestContext) async throws -> (ResponseBody, HTTPURLResponse) {

@@ -193,7 +193,6 @@ extension MappedEndpointTests {
             (Mapped.ParameterComponents.self, Base.ParameterComponents.self),
             (Mapped.HeaderComponents.self, Base.HeaderComponents.self),
             (Mapped.BodyEncoder.self, Base.BodyEncoder.self),
-            (Mapped.ResponseDecoder.self, Base.ResponseDecoder.self),
             (Mapped.ErrorDecoder.self, Base.ErrorDecoder.self),
             (Mapped.Auth.self, Base.Auth.self),
             (Mapped.TaskError.self, Base.TaskError.self),
@@ -202,5 +201,34 @@ extension MappedEndpointTests {
             #expect(ObjectIdentifier(mapped) == ObjectIdentifier(base), "\(mapped) is not \(base)")
         }
         #expect(Mapped.Response.self == Int.self)
+        // The mapped endpoint's ResponseDecoder is the default: its decodeResponse calls Base's,
+        // which decodes with Base's decoder, so it never uses a decoder of its own.
+        #expect(Mapped.ResponseDecoder.self == JSONDecoder.self)
+    }
+}
+
+/// Decodes every body as `{"n":7}`, whatever it is.
+private struct FixedDecoder: DecoderType {
+    func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(#"{"n":7}"#.utf8))
+    }
+}
+
+private struct CustomDecoderEndpoint: Endpoint {
+    typealias Server = MapServer
+    struct Response: Decodable { let n: Int }
+    static let definition: Definition<CustomDecoderEndpoint> = Definition(path: "n")
+    static var responseDecoder: FixedDecoder { FixedDecoder() }
+}
+
+extension MappedEndpointTests {
+    /// A mapped endpoint has no decoder of its own: it decodes with its base's.
+    @Test func aMappedEndpointDecodesWithItsBasesDecoder() throws {
+        let response = try #require(
+            HTTPURLResponse(
+                url: URL(string: "https://api.example.com/n")!, statusCode: 200, httpVersion: nil, headerFields: nil))
+        let value = try CustomDecoderEndpoint().map { $0.n * 2 }.decodeResponse(
+            Data("ignored".utf8), response: response)
+        #expect(value == 14)
     }
 }
