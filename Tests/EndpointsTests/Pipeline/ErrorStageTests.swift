@@ -233,7 +233,7 @@ private struct TickBytes: Endpoint {
     @Test func cancellingIsCancellation() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let task = Task { await send(DelayEndpoint(milliseconds: 5_000), to: server) }
+        let task = Task { await send(DelayEndpoint(milliseconds: 60_000), to: server) }
         try await waitForRequests(1, on: server)
         task.cancel()
         let error = try #require(await task.value.failure())
