@@ -31,7 +31,9 @@ Blocks that show a package manifest (`dependencies: [`, `testTarget(`, `.package
 
 Usage: scripts/check-readme-samples.py [--no-compile]   (SCRATCH=/path moves the throwaway package)
 """
+import hashlib
 import os
+import shutil
 import pathlib
 import re
 import subprocess
@@ -186,7 +188,24 @@ def doc_location(target, generated_line):
     return f"{doc.relative_to(root)}:{best or '?'}"
 
 
+def forget_stale_build():
+    """Removes the throwaway package's build when this checkout's source files were added, removed
+    or renamed since it was made: SwiftPM's incremental build of a path dependency does not notice
+    a new file, and then reports errors that a clean build does not have."""
+    listing = sorted(
+        str(path.relative_to(root))
+        for path in (root / "Sources").rglob("*.swift"))
+    listing.append((root / "Package.swift").read_text())
+    fingerprint = hashlib.sha256("\n".join(listing).encode()).hexdigest()
+    stamp = package / ".sources-fingerprint"
+    if (stamp.read_text() if stamp.exists() else None) != fingerprint:
+        shutil.rmtree(package / ".build", ignore_errors=True)
+    package.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(fingerprint)
+
+
 def build():
+    forget_stale_build()
     result = subprocess.run(
         ["swift", "build", "--package-path", str(package), "--scratch-path", str(package / ".build")],
         capture_output=True, text=True)
