@@ -85,7 +85,9 @@ enum PipelineBenchmark {
         }
         let rawMedian = EndToEndBenchmark.median(raw)
         let ourMedian = EndToEndBenchmark.median(ours)
-        print("[\(label)] Pipeline alone: GET + decode over a transport that answers at once, \(count) requests per side")
+        print(
+            "[\(label)] Pipeline alone: GET + decode over a transport that answers at once, "
+                + "\(count) requests per side")
         print(
             String(
                 format: "  raw %.2f µs per request | Endpoints %.2f µs per request | the pipeline's own work %.2f µs",
