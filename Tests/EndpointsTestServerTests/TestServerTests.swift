@@ -127,6 +127,15 @@ private final class RawClient {
 private let timeScale = ProcessInfo.processInfo.environment["ENDPOINTS_TEST_TIME_SCALE"].flatMap(Double.init) ?? 1
 
 /// Polls `condition` (the event waited for) for up to 60 s × the time scale, then requires it.
+/// Runs `body`, which blocks on sockets, on a thread of its own: a blocked thread of the
+/// cooperative pool (two on a 2-core machine) stalls every other test in the process, and the
+/// server's async routes with them (a ThreadSanitizer run stood still for a minute).
+private func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
 private func waitUntil(_ condition: () -> Bool) async throws {
     let deadline = Date().addingTimeInterval(60 * timeScale)
     while !condition(), Date() < deadline {
@@ -170,29 +179,38 @@ private func status(_ response: URLResponse) -> Int? {
     @Test func keepAliveReusesOneConnectionUntilConnectionClose() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let client = try RawClient(port: server.port)
-        try client.send("GET /echo HTTP/1.1\r\nHost: x\r\n\r\n")
-        let first = try client.readResponse()
+        let port = server.port
+        let (first, second, counts, head, closed) = try await offThePool {
+            let client = try RawClient(port: port)
+            try client.send("GET /echo HTTP/1.1\r\nHost: x\r\n\r\n")
+            let first = try client.readResponse()
+            try client.send("POST /echo/2?a HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\n\u{7F}")
+            let second = try client.readResponse().echo()
+            let counts = (server.connectionCount, server.requestCount)
+            try client.send("HEAD /bytes/10 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let head = try client.readResponse(hasBody: false)
+            return (first, second, counts, head, client.isClosedByPeer())
+        }
         #expect(try first.echo().query == nil)
-        try client.send("POST /echo/2?a HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\n\u{7F}")
-        let second = try client.readResponse().echo()
         #expect(second.path == "/echo/2" && second.query == "a" && second.body == "\u{7F}")
-        #expect(server.connectionCount == 1 && server.requestCount == 2)
-        try client.send("HEAD /bytes/10 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        let head = try client.readResponse(hasBody: false)
+        #expect(counts.0 == 1 && counts.1 == 2)
         #expect(head.headers["content-length"] == "10" && head.headers["connection"] == "close")
-        #expect(client.isClosedByPeer())
+        #expect(closed)
     }
 
     @Test func decodesChunkedBodyAfter100Continue() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let client = try RawClient(port: server.port)
-        try client.send(
-            "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nExpect: 100-continue\r\n\r\n")
-        #expect(try client.readResponse().status == 100)
-        try client.send("5\r\nhello\r\n6;ext=1\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n")
-        let echo = try client.readResponse().echo()
+        let port = server.port
+        let (interim, echo) = try await offThePool {
+            let client = try RawClient(port: port)
+            try client.send(
+                "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nExpect: 100-continue\r\n\r\n")
+            let interim = try client.readResponse().status
+            try client.send("5\r\nhello\r\n6;ext=1\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n")
+            return (interim, try client.readResponse().echo())
+        }
+        #expect(interim == 100)
         #expect(echo.body == "hello world")
         #expect(echo.headers["transfer-encoding"] == "chunked")
     }
@@ -206,11 +224,15 @@ private func status(_ response: URLResponse) -> Int? {
             "GET /echo HTTP/1.1\r\nContent-Length: x\r\n\r\n",
             "GET /echo HTTP/1.1\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n",
         ]
+        let port = server.port
         for bad in malformed {
-            let client = try RawClient(port: server.port)
-            try client.send(bad)
-            #expect(try client.readResponse().status == 400)
-            #expect(client.isClosedByPeer())
+            let (status, closed) = try await offThePool {
+                let client = try RawClient(port: port)
+                try client.send(bad)
+                return (try client.readResponse().status, client.isClosedByPeer())
+            }
+            #expect(status == 400)
+            #expect(closed)
         }
         #expect(server.requestCount == 0)
     }
@@ -281,13 +303,15 @@ private func status(_ response: URLResponse) -> Int? {
     @Test func servesManySimultaneousConnections() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let clients = try (0..<100).map { _ in try RawClient(port: server.port) }
-        for (index, client) in clients.enumerated() {
-            try client.send("GET /echo?client=\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+        let port = server.port
+        let queries = try await offThePool {
+            let clients = try (0..<100).map { _ in try RawClient(port: port) }
+            for (index, client) in clients.enumerated() {
+                try client.send("GET /echo?client=\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+            }
+            return try clients.reversed().map { try $0.readResponse().echo().query }
         }
-        for (index, client) in clients.enumerated().reversed() {
-            #expect(try client.readResponse().echo().query == "client=\(index)")
-        }
+        #expect(queries == (0..<100).reversed().map { "client=\($0)" })
         #expect(server.connectionCount == 100)
     }
 
@@ -316,9 +340,12 @@ private func status(_ response: URLResponse) -> Int? {
         #expect(status(notFound) == 404)
         #expect(String(decoding: missing, as: UTF8.self) == #"{"code":404,"message":"not found"}"#)
 
-        let client = try RawClient(port: server.port)
-        try client.send("GET /chunked?x HTTP/1.1\r\nHost: x\r\n\r\n")
-        let chunked = try client.readResponse()
+        let port = server.port
+        let chunked = try await offThePool {
+            let client = try RawClient(port: port)
+            try client.send("GET /chunked?x HTTP/1.1\r\nHost: x\r\n\r\n")
+            return try client.readResponse()
+        }
         #expect(chunked.headers["transfer-encoding"] == "chunked" && chunked.headers["content-length"] == nil)
         #expect(try chunked.echo().query == "x")
     }
