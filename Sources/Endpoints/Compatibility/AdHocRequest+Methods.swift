@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 // The constructors for DELETE, PUT and PATCH: each repeated `request(_:…)` with its method filled
-// in. They still compile, deprecated with the spelling to write instead.
+// in. They still compile, deprecated with the spelling to write instead, and forward to it.
 
 extension AdHocRequest {
     /// A `DELETE` request. Deletes a resource.
@@ -31,7 +31,7 @@ extension AdHocRequest {
             ContentBuilder.buildBlock()
         }
     ) -> Self {
-        Self(method: .delete, target: .init(target, on: base), content: content(), body: nil, bodyEncoder: nil)
+        request(.delete, target, on: base, content)
     }
 
     /// A `PUT` request. Replaces a resource.
@@ -62,7 +62,7 @@ extension AdHocRequest {
             ContentBuilder.buildBlock()
         }
     ) -> Self {
-        Self(method: .put, target: .init(target, on: base), content: content(), body: body, bodyEncoder: encoder)
+        request(.put, target, on: base, body: body, encoder: encoder, content)
     }
 
     /// A `PATCH` request. Changes part of a resource.
@@ -93,6 +93,6 @@ extension AdHocRequest {
             ContentBuilder.buildBlock()
         }
     ) -> Self {
-        Self(method: .patch, target: .init(target, on: base), content: content(), body: body, bodyEncoder: encoder)
+        request(.patch, target, on: base, body: body, encoder: encoder, content)
     }
 }
