@@ -56,7 +56,6 @@ func authenticate(
 ) -> [(String, Result<URLRequest, AuthenticationError>)] {
     let box = Locked<[(String, Result<URLRequest, AuthenticationError>)]>([])
     let done = DispatchSemaphore(value: 0)
-    nonisolated(unsafe) let methods = methods  // handed to the one task, then only read there
     Task(executorPreference: inline) {
         for (label, method) in methods {
             let result: Result<URLRequest, AuthenticationError>
@@ -85,14 +84,13 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
 
     // A definition with a fuzzed header name, a fixed value and two values from components (a
     // fuzzed name equal to another replaces it).
-    var headers: [Header: HeaderField<HeaderEndpoint.HeaderComponents>] = [
-        "X-Second": .field(path: \.second), "X-Fixed": .fieldValue(value: fixed),
-    ]
-    headers[Header(name)] = .field(path: \.first)
     currentDefinition = Definition(
         method: flags & 2 == 0 ? .get : Method(rawValue: method),
         path: "h",
-        headers: headers
+        headers: [
+            Header("X-Second").value(path: \.second), Header("X-Fixed").value(fixed),
+            Header(name).value(path: \.first),
+        ]
     )
     let endpoint = HeaderEndpoint(headerComponents: .init(first: first, second: second))
     do {
@@ -129,10 +127,10 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         ),
     ]
     // The header each method sets, in the order of `methods`.
-    let headers = [name, "X-Key", "Authorization", "Cookie", "Authorization"]
+    let setHeaders = [name, "X-Key", "Authorization", "Cookie", "Authorization"]
     var withCookie = request
     if !hasForbidden(fixed) { withCookie.setValue(fixed.isEmpty ? nil : fixed, forHTTPHeaderField: "Cookie") }
-    for ((label, result), header) in zip(authenticate(methods, withCookie), headers) {
+    for ((label, result), header) in zip(authenticate(methods, withCookie), setHeaders) {
         guard case .success(let sent) = result else { continue }
         requireClean(sent, label)
         // Foundation on Linux drops a value with CR, LF or NUL without a word; a method that

@@ -15,13 +15,13 @@ func formatter(_ format: String) -> DateFormatter {
     return formatter
 }
 
-// Used from the fuzzer's one thread only.
-nonisolated(unsafe) let imfFixdate = formatter("EEE, dd MMM yyyy HH:mm:ss 'GMT'")
-nonisolated(unsafe) let rfc850 = formatter("EEEE, dd-MMM-yy HH:mm:ss 'GMT'")
-nonisolated(unsafe) let asctimeDay = formatter("d")
-nonisolated(unsafe) let asctimeRest = formatter("HH:mm:ss yyyy")
-nonisolated(unsafe) let asctimeHead = formatter("EEE MMM")
-nonisolated(unsafe) let yearOnly = formatter("yyyy")
+// Formatters, made once (DateFormatter is Sendable here).
+let imfFixdate = formatter("EEE, dd MMM yyyy HH:mm:ss 'GMT'")
+let rfc850 = formatter("EEEE, dd-MMM-yy HH:mm:ss 'GMT'")
+let asctimeDay = formatter("d")
+let asctimeRest = formatter("HH:mm:ss yyyy")
+let asctimeHead = formatter("EEE MMM")
+let yearOnly = formatter("yyyy")
 
 /// `Sun Nov  6 08:49:37 1994`: the day of the month padded with a space to two characters.
 func asctime(_ date: Date) -> String {
