@@ -27,6 +27,11 @@ idle_timeout_suites="StreamingTransportTests|TimeoutSemanticsTests|StreamingEndp
 results=()
 failed=0
 
+# Silent unless the run stands still: then it says whether the machine or the test process did.
+scripts/stall-watch.sh &
+watcher=$!
+trap 'kill "$watcher" 2>/dev/null' EXIT
+
 check() {
     local name="$1"
     shift
