@@ -22,6 +22,13 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+# Swift Testing starts every test at once (about 700) unless told otherwise; on two cores the
+# cooperative pool then serves each test's continuations behind hundreds of others, and a loopback
+# answer waited 8.5 s in an ordinary run (30 s under ThreadSanitizer, a minute on a slow CI day),
+# past retry budgets and URLSession's 60 s timeout. Sixteen tests at a time took it to 14-60 ms,
+# and the whole run was no slower (12.3 s against 17.7 s).
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-16}"
+
 idle_timeout_suites="StreamingTransportTests|TimeoutSemanticsTests|StreamingEndpointTests"
 
 results=()
