@@ -44,11 +44,13 @@ extension JWTAuth {
             guard let waiters = state.withLock({ $0.failRefresh(refreshID, error: error, rejected: rejected) }) else {
                 return
             }
-            resume(waiters, with: .failure(.refreshFailed(underlying: error)))
-            // A transient failure keeps the user signed in: nobody is told to log out.
+            // A transient failure keeps the user signed in: nobody is told to log out. A rejection
+            // is told before the waiting requests fail, as new tokens are told before they are
+            // used, so a caller that sees the failure finds the app already signed out.
             if rejected, let onRefreshFailed {
                 await RefreshScope.$active.withValue(scope) { await onRefreshFailed(error) }
             }
+            resume(waiters, with: .failure(.refreshFailed(underlying: error)))
         }
     }
 

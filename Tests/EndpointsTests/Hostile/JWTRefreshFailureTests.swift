@@ -100,6 +100,8 @@ import Testing
         #expect(auth.tokens == nil)
     }
 
+    /// A handler's ``JWTAuth/RefreshRejection`` ends the session, and `onRefreshFailed` has run,
+    /// even when it suspends first, before the waiting request fails.
     @Test func handlerCanThrowATypedRejection() async throws {
         let server = try RefreshServer()
         defer { server.stop() }
@@ -107,7 +109,10 @@ import Testing
         let auth = JWTAuth(
             initialTokens: JWTAuth.TokenPair(accessToken: "stale-access", refreshToken: "refresh-1"),
             refreshHandler: { _ in throw JWTAuth.RefreshRejection(reason: "the session was revoked") },
-            onRefreshFailed: { _ in failures.update { $0 += 1 } }
+            onRefreshFailed: { _ in
+                for _ in 0..<10 { await Task.yield() }
+                failures.update { $0 += 1 }
+            }
         )
         let underlying = try expectRefreshFailed(await server.send(auth: auth))
         #expect(underlying is JWTAuth.RefreshRejection)
