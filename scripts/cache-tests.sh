@@ -53,10 +53,10 @@ done
 proxy_port=$(sed -n 's/^listening on //p' "$work/proxy.out")
 [ -n "$proxy_port" ] || { echo "the proxy did not start:" >&2; cat "$work/proxy.err" >&2; exit 1; }
 
-BASE="http://127.0.0.1:$proxy_port" MODE=browser OUT="$out" ${ID:+ID="$ID"} \
+BASE="http://127.0.0.1:$proxy_port" MODE=browser OUT="$out" ID="${ID:-}" \
     node --no-warnings "$suite/run.mjs" >"$work/run.log" 2>&1 || true
 kill -0 "$proxy_pid" 2>/dev/null || { echo "the proxy crashed:" >&2; tail -20 "$work/proxy.err" >&2; exit 1; }
-summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$work/run.log" | tail -1)
+summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$work/run.log" | tail -1 || true)
 [ -n "$summary" ] || { echo "the runner gave no summary:" >&2; tail -20 "$work/run.log" >&2; exit 1; }
 
 python3 - "$suite" "$out" <<'PY'

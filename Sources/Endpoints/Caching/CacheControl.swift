@@ -15,8 +15,10 @@ struct CacheControl: Sendable, Equatable {
             let trimmed = part.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty else { continue }
             if let equals = trimmed.firstIndex(of: "=") {
-                let name = trimmed[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
-                var value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+                // No whitespace around `=` (RFC 9111 §5.2): `max-age =5` names another directive,
+                // and `max-age= 5` has a value that is not delta-seconds.
+                let name = trimmed[..<equals].lowercased()
+                var value = String(trimmed[trimmed.index(after: equals)...])
                 if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
                     value = String(value.dropFirst().dropLast())
                 }
@@ -59,17 +61,24 @@ struct CacheControl: Sendable, Equatable {
         return Self.deltaSeconds(directive.value)
     }
 
-    /// A delta-seconds value: ASCII digits only; 0 when it cannot be read, 2³¹ at most.
+    /// A delta-seconds value: the ASCII digits it starts with (`3600.5` and `100a` are read as
+    /// 3600 and 100, as Firefox and Safari read them); 0 when it starts with none, 2³¹ at most.
     static func deltaSeconds(_ text: String?) -> TimeInterval? {
-        guard let text, !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return 0 }
-        guard let value = Double(text) else { return 2_147_483_648 }
+        let digits = Array((text ?? "").utf8.prefix { $0 >= 0x30 && $0 <= 0x39 })
+        guard !digits.isEmpty else { return 0 }
+        guard let value = Double(String(decoding: digits, as: UTF8.self)) else { return 2_147_483_648 }
         return min(value, 2_147_483_648)
     }
 
     /// `no-store`.
     var noStore: Bool { has("no-store") }
-    /// `no-cache`, with or without field names (a private cache treats both alike).
-    var noCache: Bool { has("no-cache") }
+    /// `no-cache` without field names: always revalidate.
+    var noCache: Bool { directives.contains { $0.name == "no-cache" && ($0.value ?? "").isEmpty } }
+    /// The fields `no-cache="…"` names (lower-cased): stored without them, the rest reused.
+    var noCacheFields: [String] {
+        directives.filter { $0.name == "no-cache" }.flatMap { ($0.value ?? "").split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+    }
     /// `must-revalidate` (or `proxy-revalidate`, which a private cache may honour alike).
     var mustRevalidate: Bool { has("must-revalidate") }
     /// `max-age`.

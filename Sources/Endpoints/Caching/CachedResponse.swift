@@ -40,11 +40,11 @@ struct CachedResponse: Codable, Sendable, Equatable {
         let control = cacheControl
         if let maxAge = control.maxAge { return maxAge }
         if let expires = header("Expires") {
-            guard let expiry = RetryAfterHeader.date(from: expires) else { return 0 }
+            guard let expiry = Self.httpDate(expires) else { return 0 }
             return expiry.timeIntervalSince(dateValue)
         }
         guard Self.heuristicallyCacheable.contains(status) || control.isPublic,
-            let modified = header("Last-Modified").flatMap({ RetryAfterHeader.date(from: $0) })
+            let modified = header("Last-Modified").flatMap({ Self.httpDate($0) })
         else { return 0 }
         return max(0, dateValue.timeIntervalSince(modified) / 10)
     }
@@ -54,13 +54,16 @@ struct CachedResponse: Codable, Sendable, Equatable {
 
     /// `Date`, or the time the response came back when it has none or it cannot be read.
     var dateValue: Date {
-        header("Date").flatMap { RetryAfterHeader.date(from: $0) } ?? Date(timeIntervalSince1970: responseTime)
+        header("Date").flatMap { Self.httpDate($0) } ?? Date(timeIntervalSince1970: responseTime)
     }
 
     /// The current age (RFC 9111 §4.2.3) at `now`.
     func age(at now: Date) -> TimeInterval {
         let ageValue = header("Age").flatMap { text -> TimeInterval? in
-            let trimmed = text.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            // The first value, parameters (`7200;foo=bar`) set aside; a value that is not
+            // delta-seconds (`7200.0`, `abc`, `-1`) is ignored.
+            let first = text.split(separator: ",").first.map { $0.split(separator: ";").first ?? "" } ?? ""
+            let trimmed = first.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
             return min(Double(trimmed) ?? 2_147_483_648, 2_147_483_648)
         } ?? 0
@@ -69,6 +72,18 @@ struct CachedResponse: Codable, Sendable, Equatable {
         let correctedInitialAge = max(apparentAge, ageValue + responseDelay)
         let residentTime = max(0, now.timeIntervalSince1970 - responseTime)
         return correctedInitialAge + residentTime
+    }
+
+    /// An HTTP-date in any of its three formats, its names in any case (as browsers read them).
+    static func httpDate(_ text: String) -> Date? {
+        if let date = RetryAfterHeader.date(from: text) { return date }
+        let words = text.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
+            if word.uppercased() == "GMT" { return "GMT" }
+            return word.split(separator: "-", omittingEmptySubsequences: false).map { part in
+                part.first.map { String($0).uppercased() + part.dropFirst().lowercased() } ?? ""
+            }.joined(separator: "-")
+        }
+        return RetryAfterHeader.date(from: words.joined(separator: " "))
     }
 
     /// The statuses whose responses may be given a heuristic lifetime (RFC 9110 §15.1).

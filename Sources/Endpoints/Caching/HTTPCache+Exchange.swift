@@ -66,14 +66,9 @@ extension HTTPCache {
         return request
     }
 
-    /// The request's directives; `Pragma: no-cache` counts as `no-cache` when there is no
-    /// `Cache-Control` (RFC 9111 §5.4).
+    /// The request's directives. `Pragma` is not read: RFC 9111 §5.4 deprecates it.
     static func requestControl(_ request: URLRequest) -> CacheControl {
-        if let header = request.value(forHTTPHeaderField: "Cache-Control") { return CacheControl(header) }
-        if let pragma = request.value(forHTTPHeaderField: "Pragma"), pragma.lowercased().contains("no-cache") {
-            return CacheControl("no-cache")
-        }
-        return CacheControl(nil)
+        CacheControl(request.value(forHTTPHeaderField: "Cache-Control"))
     }
 
     /// Removes what is stored for `url`, and for the response's `Location` and

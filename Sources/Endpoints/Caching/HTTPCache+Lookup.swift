@@ -170,7 +170,14 @@ extension HTTPCache {
         /// caller has read it whole) and returns it marked.
         func store(_ body: ResponseBody, _ response: HTTPURLResponse, sent: Date, outcome: Outcome) -> Answer {
             let received = cache.now()
-            let headers = CachedResponse.headers(of: response)
+            var headers = CachedResponse.headers(of: response)
+            // Not stored: the fields `Connection` lists and those a qualified `no-cache` names
+            // (RFC 9111 §3.1, §5.2.2.4).
+            let omitted = Set(
+                (CachedResponse.header("Connection", in: headers) ?? "").split(separator: ",")
+                    .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                    + CacheControl(CachedResponse.header("Cache-Control", in: headers)).noCacheFields)
+            if !omitted.isEmpty { headers = headers.filter { !omitted.contains($0.key.lowercased()) } }
             guard let varyNames = CachedResponse.varyNames(CachedResponse.header("Vary", in: headers)) else {
                 return (body, HTTPCache.marked(response, outcome))
             }
@@ -248,8 +255,8 @@ extension HTTPCache {
                 let tags = match.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 return tags.contains("*") || tags.contains { weakTag($0) == weakTag(etag) }
             }
-            if let since = request.value(forHTTPHeaderField: "If-Modified-Since").flatMap({ RetryAfterHeader.date(from: $0) }),
-                let modified = stored.lastModified.flatMap({ RetryAfterHeader.date(from: $0) })
+            if let since = request.value(forHTTPHeaderField: "If-Modified-Since").flatMap({ CachedResponse.httpDate($0) }),
+                let modified = stored.lastModified.flatMap({ CachedResponse.httpDate($0) })
             {
                 return modified <= since
             }
