@@ -99,6 +99,11 @@ final class RequestCoalescer: Sendable {
         }
     }
 
+    /// How many callers wait on calls in flight (for tests).
+    var waiting: Int {
+        flights.withLock { Array($0.byKey.values) }.reduce(0) { $0 + $1.state.withLock { $0.waiters.count } }
+    }
+
     private static func perform(_ action: FlightState.Action) {
         switch action {
         case .none: break
