@@ -144,7 +144,9 @@ final class CacheStore: Sendable {
             guard Self.write(response, to: directory.appendingPathComponent(id), in: directory) else { return }
             head.body = Data()
         }
-        let dropped = state.withLock { $0.insert(Slot(response: head, cost: cost, lastUse: 0), id: id, limit: maximumBytes) }
+        let dropped = state.withLock {
+            $0.insert(Slot(response: head, cost: cost, lastUse: 0), id: id, limit: maximumBytes)
+        }
         removeFiles(dropped)
     }
 

@@ -59,14 +59,15 @@ struct CachedResponse: Codable, Sendable, Equatable {
 
     /// The current age (RFC 9111 §4.2.3) at `now`.
     func age(at now: Date) -> TimeInterval {
-        let ageValue = header("Age").flatMap { text -> TimeInterval? in
-            // The first value, parameters (`7200;foo=bar`) set aside; a value that is not
-            // delta-seconds (`7200.0`, `abc`, `-1`) is ignored.
-            let first = text.split(separator: ",").first.map { $0.split(separator: ";").first ?? "" } ?? ""
-            let trimmed = first.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-            return min(Double(trimmed) ?? 2_147_483_648, 2_147_483_648)
-        } ?? 0
+        let ageValue =
+            header("Age").flatMap { text -> TimeInterval? in
+                // The first value, parameters (`7200;foo=bar`) set aside; a value that is not
+                // delta-seconds (`7200.0`, `abc`, `-1`) is ignored.
+                let first = text.split(separator: ",").first.map { $0.split(separator: ";").first ?? "" } ?? ""
+                let trimmed = first.trimmingCharacters(in: .whitespaces)
+                guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+                return min(Double(trimmed) ?? 2_147_483_648, 2_147_483_648)
+            } ?? 0
         let apparentAge = max(0, responseTime - dateValue.timeIntervalSince1970)
         let responseDelay = max(0, responseTime - requestTime)
         let correctedInitialAge = max(apparentAge, ageValue + responseDelay)
@@ -159,5 +160,8 @@ struct CachedResponse: Codable, Sendable, Equatable {
     }
 
     /// The size counted against the store's limit.
-    var cost: Int { body.count + headers.reduce(url.utf8.count + key.utf8.count + 64) { $0 + $1.key.utf8.count + $1.value.utf8.count } }
+    var cost: Int {
+        body.count
+            + headers.reduce(url.utf8.count + key.utf8.count + 64) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+    }
 }

@@ -22,7 +22,9 @@ extension HTTPCache {
         typealias Answer = (ResponseBody, HTTPURLResponse)
 
         /// The conditional headers a caller may send itself.
-        static let conditionalHeaders = ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range"]
+        static let conditionalHeaders = [
+            "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range",
+        ]
 
         var callerIsConditional: Bool {
             Self.conditionalHeaders.contains { request.value(forHTTPHeaderField: $0) != nil }
@@ -104,7 +106,9 @@ extension HTTPCache {
                     // Another representation than the stored one: ask again, unconditionally.
                     return try await fetchAndStore(request, outcome: .miss)
                 }
-                let updated = stored.updated(from: response, requestTime: sent.timeIntervalSince1970, responseTime: cache.now().timeIntervalSince1970)
+                let updated = stored.updated(
+                    from: response, requestTime: sent.timeIntervalSince1970,
+                    responseTime: cache.now().timeIntervalSince1970)
                 cache.store.store(updated)
                 if ownValidators || context.acceptsNotModified {
                     return (body, HTTPCache.marked(response, .revalidated))
@@ -125,7 +129,9 @@ extension HTTPCache {
                 guard let storedTag = stored.etag else { return false }
                 return weakTag(etag) == weakTag(storedTag)
             }
-            if let modified = response.value(forHTTPHeaderField: "Last-Modified"), let storedModified = stored.lastModified {
+            if let modified = response.value(forHTTPHeaderField: "Last-Modified"),
+                let storedModified = stored.lastModified
+            {
                 return modified == storedModified
             }
             return true
@@ -239,7 +245,9 @@ extension HTTPCache {
         /// The stored response as the caller sees it: `Age` and `Cache-Status` added; a 304 when
         /// the caller's own conditions match it.
         func answer(from stored: CachedResponse, age: TimeInterval, outcome: Outcome) -> Answer {
-            let extra = ["Age": String(Int(max(0, age).rounded(.down))), "Cache-Status": HTTPCache.cacheStatus(outcome)]
+            let extra = [
+                "Age": String(Int(max(0, age).rounded(.down))), "Cache-Status": HTTPCache.cacheStatus(outcome),
+            ]
             if callerIsConditional, Self.notModified(request, stored) {
                 return (ResponseBody(Data()), stored.httpResponse(status: 304, extra: extra))
             }
@@ -255,7 +263,9 @@ extension HTTPCache {
                 let tags = match.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 return tags.contains("*") || tags.contains { weakTag($0) == weakTag(etag) }
             }
-            if let since = request.value(forHTTPHeaderField: "If-Modified-Since").flatMap({ CachedResponse.httpDate($0) }),
+            if let since = request.value(forHTTPHeaderField: "If-Modified-Since").flatMap({
+                CachedResponse.httpDate($0)
+            }),
                 let modified = stored.lastModified.flatMap({ CachedResponse.httpDate($0) })
             {
                 return modified <= since

@@ -93,7 +93,8 @@ public struct HTTPCache: StreamingMiddleware {
     ) {
         switch storage {
         case .memory(let maximumBytes): store = CacheStore(directory: nil, maximumBytes: maximumBytes)
-        case .disk(let directory, let maximumBytes): store = CacheStore(directory: directory, maximumBytes: maximumBytes)
+        case .disk(let directory, let maximumBytes):
+            store = CacheStore(directory: directory, maximumBytes: maximumBytes)
         }
         coalescer = coalescing ? RequestCoalescer() : nil
         self.servesStaleWhenOffline = servesStaleWhenOffline

@@ -15,7 +15,9 @@ import Testing
     ])
     func unreadableCacheControlIsNeverFresh(header: String, fresh: Bool) async throws {
         let fixture = try CacheFixture()
-        let seen = fixture.route("/cc") { _, index in .text("v\(index)", [("Cache-Control", header), ("ETag", "\"e\"")]) }
+        let seen = fixture.route("/cc") { _, index in
+            .text("v\(index)", [("Cache-Control", header), ("ETag", "\"e\"")])
+        }
         _ = try await fixture.get("/cc")
         fixture.advance(1)
         _ = try await fixture.get("/cc")

@@ -71,7 +71,9 @@ import Testing
 
     @Test func noStoreIsNeverStoredAndNoCacheAlwaysRevalidates() async throws {
         let fixture = try CacheFixture()
-        let noStore = fixture.route("/no-store") { _, index in .text("v\(index)", [("Cache-Control", "no-store, max-age=60")]) }
+        let noStore = fixture.route("/no-store") { _, index in
+            .text("v\(index)", [("Cache-Control", "no-store, max-age=60")])
+        }
         _ = try await fixture.get("/no-store")
         #expect(try await fixture.get("/no-store").0 == "v1")
         #expect(noStore.withLock { $0.count } == 2)
@@ -101,7 +103,9 @@ import Testing
     @Test func requestDirectives() async throws {
         let fixture = try CacheFixture()
         let seen = fixture.route("/r") { _, index in .text("v\(index)", [("Cache-Control", "max-age=10")]) }
-        #expect(try await fixture.get("/r", headers: [("Cache-Control", "only-if-cached")], accepting: [504]).1.statusCode == 504)
+        #expect(
+            try await fixture.get("/r", headers: [("Cache-Control", "only-if-cached")], accepting: [504]).1.statusCode
+                == 504)
         _ = try await fixture.get("/r")
         #expect(try await fixture.get("/r", headers: [("Cache-Control", "no-cache")]).0 == "v1")
         #expect(try await fixture.get("/r", headers: [("Cache-Control", "max-age=0")]).0 == "v2")
@@ -111,7 +115,8 @@ import Testing
         let (stale, staleResponse) = try await fixture.get("/r", headers: [("Cache-Control", "max-stale=60")])
         #expect(stale == "v3")
         #expect(staleResponse.cacheOutcome == .stale)
-        let (cached, cachedResponse) = try await fixture.get("/r", headers: [("Cache-Control", "only-if-cached")], accepting: [504])
+        let (cached, cachedResponse) = try await fixture.get(
+            "/r", headers: [("Cache-Control", "only-if-cached")], accepting: [504])
         #expect(cachedResponse.statusCode == 504)
         #expect(cached.isEmpty)
         #expect(try await fixture.get("/r", headers: [("Cache-Control", "no-store")]).1.cacheOutcome == .bypass)

@@ -25,10 +25,12 @@ import Testing
         _ = await iterator.next()
         #expect(await iterator.next() == 1)  // the background revalidation reached the server
         // It stored the new response: wait for it, then it is served fresh.
-        var fresh = try await fixture.get("/swr", headers: [("Cache-Control", "only-if-cached")], accepting: StatusCodes([200..<600]))
+        var fresh = try await fixture.get(
+            "/swr", headers: [("Cache-Control", "only-if-cached")], accepting: StatusCodes([200..<600]))
         while fresh.0 != "v1" {
             await Task.yield()
-            fresh = try await fixture.get("/swr", headers: [("Cache-Control", "only-if-cached")], accepting: StatusCodes([200..<600]))
+            fresh = try await fixture.get(
+                "/swr", headers: [("Cache-Control", "only-if-cached")], accepting: StatusCodes([200..<600]))
         }
         #expect(fresh.1.cacheOutcome == .hit)
         #expect(seen.withLock { $0.count } == 2)

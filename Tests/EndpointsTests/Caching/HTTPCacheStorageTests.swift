@@ -58,7 +58,9 @@ import Testing
         let directory = Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let fixture = try CacheFixture(storage: .disk(directory: directory, maximumBytes: 1 << 20))
-        let seen = fixture.route("/file") { _, index in .text("body \(index) " + String(repeating: "x", count: 500), [("Cache-Control", "max-age=600")]) }
+        let seen = fixture.route("/file") { _, index in
+            .text("body \(index) " + String(repeating: "x", count: 500), [("Cache-Control", "max-age=600")])
+        }
         let (first, _) = try await fixture.get("/file")
         // Another cache on the same directory (a new launch) finds it.
         let relaunched = HTTPCache(storage: .disk(directory: directory, maximumBytes: 1 << 20))
@@ -112,7 +114,8 @@ import Testing
 
     @Test func theLeastRecentlyUsedEntryGoesFirst() async throws {
         let fixture = try CacheFixture(storage: .memory(maximumBytes: 3000))
-        fixture.route("/lru/*") { _, _ in .text(String(repeating: "x", count: 700), [("Cache-Control", "max-age=600")]) }
+        fixture.route("/lru/*") { _, _ in .text(String(repeating: "x", count: 700), [("Cache-Control", "max-age=600")])
+        }
         _ = try await fixture.get("/lru/a")
         _ = try await fixture.get("/lru/b")
         _ = try await fixture.get("/lru/c")
@@ -122,7 +125,8 @@ import Testing
         #expect(try await fixture.get("/lru/b").1.cacheOutcome == .miss)
         #expect(fixture.cache.store.totalCost <= 3000)
         // Larger than the whole store: not kept.
-        fixture.route("/huge") { _, _ in .text(String(repeating: "y", count: 5000), [("Cache-Control", "max-age=600")]) }
+        fixture.route("/huge") { _, _ in .text(String(repeating: "y", count: 5000), [("Cache-Control", "max-age=600")])
+        }
         _ = try await fixture.get("/huge")
         #expect(try await fixture.get("/huge").1.cacheOutcome == .miss)
     }

@@ -16,7 +16,8 @@ import Testing
                 status: 304, headers: [(name: "X-Version", value: "2"), (name: "Cache-Control", value: "max-age=10")])
         }
         return .text(
-            "body", [("Cache-Control", "max-age=10"), ("ETag", "\"v1\""), ("Last-Modified", modified), ("X-Version", "1")])
+            "body",
+            [("Cache-Control", "max-age=10"), ("ETag", "\"v1\""), ("Last-Modified", modified), ("X-Version", "1")])
     }
     static let modified = "Sun, 06 Nov 1994 08:49:37 GMT"
 
@@ -66,7 +67,8 @@ import Testing
         #expect(response.statusCode == 304)
         #expect(body.isEmpty)
         // Fresh: the cache answers the condition itself.
-        let (_, fresh) = try await fixture.get("/v", headers: [("If-None-Match", "\"v1\"")], accepting: .successful + [304])
+        let (_, fresh) = try await fixture.get(
+            "/v", headers: [("If-None-Match", "\"v1\"")], accepting: .successful + [304])
         #expect(fresh.statusCode == 304)
         #expect(fresh.cacheOutcome == .hit)
         let (other, otherResponse) = try await fixture.get("/v", headers: [("If-None-Match", "\"zz\"")])
@@ -87,7 +89,9 @@ import Testing
     @Test func varySeparatesRepresentationsAndVaryStarIsNotStored() async throws {
         let fixture = try CacheFixture()
         let seen = fixture.route("/lang") { request, _ in
-            .text(request.header("Accept-Language") ?? "none", [("Cache-Control", "max-age=60"), ("Vary", "Accept-Language")])
+            .text(
+                request.header("Accept-Language") ?? "none",
+                [("Cache-Control", "max-age=60"), ("Vary", "Accept-Language")])
         }
         #expect(try await fixture.get("/lang", headers: [("Accept-Language", "fr")]).0 == "fr")
         #expect(try await fixture.get("/lang", headers: [("Accept-Language", "de")]).0 == "de")
@@ -95,7 +99,9 @@ import Testing
         #expect(try await fixture.get("/lang", headers: [("Accept-Language", "de")]).1.cacheOutcome == .hit)
         #expect(seen.withLock { $0.count } == 2)
 
-        let star = fixture.route("/star") { _, index in .text("v\(index)", [("Cache-Control", "max-age=60"), ("Vary", "*")]) }
+        let star = fixture.route("/star") { _, index in
+            .text("v\(index)", [("Cache-Control", "max-age=60"), ("Vary", "*")])
+        }
         _ = try await fixture.get("/star")
         #expect(try await fixture.get("/star").0 == "v1")
         #expect(star.withLock { $0.count } == 2)
