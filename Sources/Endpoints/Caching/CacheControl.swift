@@ -12,7 +12,7 @@ struct CacheControl: Sendable, Equatable {
     init(_ header: String?) {
         guard let header else { return }
         for part in Self.split(header) {
-            let trimmed = part.trimmingCharacters(in: .whitespaces)
+            let trimmed = CacheControl.trimmed(part)
             guard !trimmed.isEmpty else { continue }
             if let equals = trimmed.firstIndex(of: "=") {
                 // No whitespace around `=` (RFC 9111 §5.2): `max-age =5` names another directive,
@@ -27,6 +27,16 @@ struct CacheControl: Sendable, Equatable {
                 directives.append((trimmed.lowercased(), nil))
             }
         }
+    }
+
+    /// `text` without the spaces and tabs around it (cheaper than Foundation's trimming, which
+    /// goes through `NSString` on Linux: this runs on every hit).
+    static func trimmed(_ text: some StringProtocol) -> String {
+        let text = Substring(text)
+        let utf8 = text.utf8
+        guard let first = utf8.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return "" }
+        let last = utf8.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })!
+        return String(text[first...last])
     }
 
     static func == (lhs: CacheControl, rhs: CacheControl) -> Bool {
@@ -77,7 +87,7 @@ struct CacheControl: Sendable, Equatable {
     /// The fields `no-cache="…"` names (lower-cased): stored without them, the rest reused.
     var noCacheFields: [String] {
         directives.filter { $0.name == "no-cache" }.flatMap { ($0.value ?? "").split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+            .map { CacheControl.trimmed($0).lowercased() }.filter { !$0.isEmpty }
     }
     /// `must-revalidate` (or `proxy-revalidate`, which a private cache may honour alike).
     var mustRevalidate: Bool { has("must-revalidate") }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Where ``HTTPCache`` keeps its responses: an index in memory (least recently used first out
 /// when the size limit is passed) over bodies kept in memory or in files.
 ///
@@ -13,11 +17,13 @@ final class CacheStore: Sendable {
     let maximumBytes: Int
     private let state: Locked<State>
 
-    /// One stored response: its head (with the body too in memory), cost and last use.
+    /// One stored response: its head (with the body too in memory), cost and last use, and the
+    /// response last shown for it (made again only when its `Age` or outcome changes).
     struct Slot: Sendable {
         var response: CachedResponse
         var cost: Int
         var lastUse: UInt64
+        var shown: (label: String, response: HTTPURLResponse)? = nil
     }
 
     /// The index: slots by id, the ids of each primary key's variants, the total cost.
@@ -95,28 +101,33 @@ final class CacheStore: Sendable {
         return dropped
     }
 
-    /// The entry id of a response: its key and the values its `Vary` recorded.
+    /// The entry id of a response: a digest of its key and the values its `Vary` recorded
+    /// (FNV-1a, cheap enough for every hit; two ids that collide only replace each other, and a
+    /// file read back is checked against the key and values it was looked up with).
     static func id(of response: CachedResponse) -> String {
         let varied = response.varied.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value ?? "\u{0}")" }
         let text = ([response.key] + varied).joined(separator: "\n")
-        return SHA256.hash(Array(text.utf8)).prefix(20).map { String(format: "%02x", $0) }.joined()
+        return String(checksum(Data(text.utf8)), radix: 16)
     }
 
     /// The stored responses under `key` (most recent first), bodies read: a file that cannot be
     /// read whole and checked is removed and left out.
-    func responses(for key: String) -> [CachedResponse] {
+    func responses(for key: String) -> [CachedResponse] { entries(for: key).map(\.response) }
+
+    /// ``responses(for:)`` with their ids.
+    func entries(for key: String) -> [(id: String, response: CachedResponse)] {
         let found: [(id: String, response: CachedResponse)] = state.withLock { state in
             (state.variants[key] ?? []).compactMap { id in state.slots[id].map { (id, $0.response) } }
         }
-        var result: [CachedResponse] = []
+        var result: [(id: String, response: CachedResponse)] = []
         for (id, head) in found.sorted(by: { $0.response.responseTime > $1.response.responseTime }) {
             guard let directory else {
-                result.append(head)
+                result.append((id, head))
                 continue
             }
             let file = directory.appendingPathComponent(id)
             if let response = Self.read(file), response.key == head.key, response.varied == head.varied {
-                result.append(response)
+                result.append((id, response))
             } else {
                 remove(id: id)
             }
@@ -124,10 +135,18 @@ final class CacheStore: Sendable {
         return result
     }
 
-    /// Marks the entry of `response` as just used.
-    func touch(_ response: CachedResponse) {
-        let id = Self.id(of: response)
-        state.withLock { $0.touch(id) }
+    /// Marks the entry `id` as just used and returns the response shown for it under `label`,
+    /// made by `make` when the label changed.
+    func show(_ id: String, label: String, make: () -> HTTPURLResponse) -> HTTPURLResponse {
+        let memo = state.withLock { state -> HTTPURLResponse? in
+            state.touch(id)
+            guard let shown = state.slots[id]?.shown, shown.label == label else { return nil }
+            return shown.response
+        }
+        if let memo { return memo }
+        let response = make()
+        state.withLock { $0.slots[id]?.shown = (label, response) }
+        return response
     }
 
     /// Stores `response`, replacing the one with the same key and `Vary` values; one larger than

@@ -36,8 +36,10 @@ struct CachedResponse: Codable, Sendable, Equatable {
     /// The freshness lifetime (RFC 9111 §4.2.1) of a private cache: `max-age`, else `Expires`
     /// less `Date` (0 when `Expires` cannot be read), else 10% of the time since `Last-Modified`
     /// for a heuristically cacheable status (§4.2.2), else 0.
-    var freshnessLifetime: TimeInterval {
-        let control = cacheControl
+    var freshnessLifetime: TimeInterval { freshnessLifetime(control: cacheControl) }
+
+    /// ``freshnessLifetime`` with the `Cache-Control` already read.
+    func freshnessLifetime(control: CacheControl) -> TimeInterval {
         if let maxAge = control.maxAge { return maxAge }
         if let expires = header("Expires") {
             guard let expiry = Self.httpDate(expires) else { return 0 }
@@ -64,7 +66,7 @@ struct CachedResponse: Codable, Sendable, Equatable {
                 // The first value, parameters (`7200;foo=bar`) set aside; a value that is not
                 // delta-seconds (`7200.0`, `abc`, `-1`) is ignored.
                 let first = text.split(separator: ",").first.map { $0.split(separator: ";").first ?? "" } ?? ""
-                let trimmed = first.trimmingCharacters(in: .whitespaces)
+                let trimmed = CacheControl.trimmed(first)
                 guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
                 return min(Double(trimmed) ?? 2_147_483_648, 2_147_483_648)
             } ?? 0
@@ -148,13 +150,13 @@ struct CachedResponse: Codable, Sendable, Equatable {
 
     /// A request header value compared for `Vary`: whitespace around commas dropped.
     static func normalized(_ value: String?) -> String? {
-        value.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ",") }
+        value.map { $0.split(separator: ",").map { CacheControl.trimmed($0) }.joined(separator: ",") }
     }
 
     /// The field names `Vary` lists (lower-cased); `nil` for `Vary: *`.
     static func varyNames(_ vary: String?) -> [String]? {
         guard let vary else { return [] }
-        let names = vary.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let names = vary.split(separator: ",").map { CacheControl.trimmed($0).lowercased() }
             .filter { !$0.isEmpty }
         return names.contains("*") ? nil : names
     }

@@ -50,7 +50,7 @@ extension HTTPCache {
             return (body, Self.marked(response, .bypass))
         }
         let exchange = Exchange(
-            cache: self, request: Self.uncached(request), context: context, next: next, mayDetach: mayDetach,
+            cache: self, request: request, context: context, next: next, mayDetach: mayDetach,
             key: "GET \(url.absoluteString) \(Self.credentialDigest(of: request, names: context.credentialHeaders))",
             control: requestControl)
         return try await exchange.run()
@@ -118,10 +118,10 @@ extension HTTPURLResponse {
     public var cacheOutcome: HTTPCache.Outcome? {
         guard let status = value(forHTTPHeaderField: "Cache-Status"),
             let ours = status.split(separator: ",").last(where: {
-                $0.trimmingCharacters(in: .whitespaces).hasPrefix("Endpoints")
+                CacheControl.trimmed($0).hasPrefix("Endpoints")
             })
         else { return nil }
-        let parameters = ours.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        let parameters = ours.split(separator: ";").map { CacheControl.trimmed($0) }
         if let detail = parameters.first(where: { $0.hasPrefix("detail=") }),
             let outcome = HTTPCache.Outcome(rawValue: String(detail.dropFirst("detail=".count)))
         {

@@ -32,23 +32,19 @@ extension HTTPCache {
 
         func run() async throws -> Answer {
             let now = cache.now()
-            guard let stored = cache.store.responses(for: key).first(where: { $0.matches(request) }) else {
+            guard let (id, stored) = cache.store.entries(for: key).first(where: { $0.response.matches(request) }) else {
                 if control.onlyIfCached { return gatewayTimeout() }
                 return try await fetchAndStore(request, outcome: .miss)
             }
             let storedControl = stored.cacheControl
             let age = stored.age(at: now)
-            let lifetime = stored.freshnessLifetime
+            let lifetime = stored.freshnessLifetime(control: storedControl)
             let staleness = age - lifetime
             let mayServeStale = !storedControl.mustRevalidate && !storedControl.noCache
             if !control.noCache, !storedControl.noCache, acceptable(age: age, lifetime: lifetime) {
-                if staleness < 0 {
-                    cache.store.touch(stored)
-                    return answer(from: stored, age: age, outcome: .hit)
-                }
+                if staleness < 0 { return answer(from: stored, id: id, age: age, outcome: .hit) }
                 if mayServeStale, let maxStale = control.maxStale, staleness <= maxStale {
-                    cache.store.touch(stored)
-                    return answer(from: stored, age: age, outcome: .stale)
+                    return answer(from: stored, id: id, age: age, outcome: .stale)
                 }
             }
             if control.onlyIfCached { return gatewayTimeout() }
@@ -57,8 +53,7 @@ extension HTTPCache {
             {
                 let revalidation = self
                 Task { _ = try? await revalidation.revalidate(stored, age: age) }
-                cache.store.touch(stored)
-                return answer(from: stored, age: age, outcome: .stale)
+                return answer(from: stored, id: id, age: age, outcome: .stale)
             }
             return try await revalidate(stored, age: age)
         }
@@ -95,9 +90,11 @@ extension HTTPCache {
             } catch {
                 if Task.isCancelled || error is CancellationError { throw error }
                 if cache.servesStaleWhenOffline, mayServeStale, Self.isUnreachable(error) {
-                    return answer(from: stored, age: age, outcome: .offline)
+                    return answer(from: stored, id: CacheStore.id(of: stored), age: age, outcome: .offline)
                 }
-                if errorAllowsStale { return answer(from: stored, age: age, outcome: .stale) }
+                if errorAllowsStale {
+                    return answer(from: stored, id: CacheStore.id(of: stored), age: age, outcome: .stale)
+                }
                 throw error
             }
             if response.statusCode == 304 {
@@ -113,11 +110,13 @@ extension HTTPCache {
                 if ownValidators || context.acceptsNotModified {
                     return (body, HTTPCache.marked(response, .revalidated))
                 }
-                return answer(from: updated, age: updated.age(at: cache.now()), outcome: .revalidated)
+                return answer(
+                    from: updated, id: CacheStore.id(of: updated), age: updated.age(at: cache.now()),
+                    outcome: .revalidated)
             }
             if [500, 502, 503, 504].contains(response.statusCode), errorAllowsStale {
                 body.cancel()
-                return answer(from: stored, age: age, outcome: .stale)
+                return answer(from: stored, id: CacheStore.id(of: stored), age: age, outcome: .stale)
             }
             return store(body, response, sent: sent, outcome: .miss)
         }
@@ -138,7 +137,7 @@ extension HTTPCache {
         }
 
         static func weakTag(_ tag: String) -> String {
-            let trimmed = tag.trimmingCharacters(in: .whitespaces)
+            let trimmed = CacheControl.trimmed(tag)
             return trimmed.hasPrefix("W/") ? String(trimmed.dropFirst(2)) : trimmed
         }
 
@@ -161,6 +160,7 @@ extension HTTPCache {
 
         /// Sends `request`, through the coalescer when there is one.
         func fetch(_ request: URLRequest) async throws -> Answer {
+            let request = HTTPCache.uncached(request)
             guard mayDetach, let coalescer = cache.coalescer else { return try await next(request) }
             let headers = (request.allHTTPHeaderFields ?? [:]).map { "\($0.key.lowercased()):\($0.value)" }.sorted()
             let flightKey = ([key, request.url?.absoluteString ?? ""] + headers).joined(separator: "\n")
@@ -181,7 +181,7 @@ extension HTTPCache {
             // (RFC 9111 §3.1, §5.2.2.4).
             let omitted = Set(
                 (CachedResponse.header("Connection", in: headers) ?? "").split(separator: ",")
-                    .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                    .map { CacheControl.trimmed($0).lowercased() }
                     + CacheControl(CachedResponse.header("Cache-Control", in: headers)).noCacheFields)
             if !omitted.isEmpty { headers = headers.filter { !omitted.contains($0.key.lowercased()) } }
             guard let varyNames = CachedResponse.varyNames(CachedResponse.header("Vary", in: headers)) else {
@@ -201,7 +201,7 @@ extension HTTPCache {
                 return (body, HTTPCache.marked(response, outcome))
             }
             let store = cache.store
-            let expected = candidate.header("Content-Length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            let expected = candidate.header("Content-Length").flatMap { Int(CacheControl.trimmed($0)) }
             let keep: @Sendable (Data) -> Void = { data in
                 // A body whose length disagrees with its Content-Length was cut short: not stored.
                 if let expected, expected != data.count { return }
@@ -244,14 +244,16 @@ extension HTTPCache {
 
         /// The stored response as the caller sees it: `Age` and `Cache-Status` added; a 304 when
         /// the caller's own conditions match it.
-        func answer(from stored: CachedResponse, age: TimeInterval, outcome: Outcome) -> Answer {
-            let extra = [
-                "Age": String(Int(max(0, age).rounded(.down))), "Cache-Status": HTTPCache.cacheStatus(outcome),
-            ]
+        func answer(from stored: CachedResponse, id: String, age: TimeInterval, outcome: Outcome) -> Answer {
+            let seconds = String(Int(max(0, age).rounded(.down)))
+            let extra = ["Age": seconds, "Cache-Status": HTTPCache.cacheStatus(outcome)]
             if callerIsConditional, Self.notModified(request, stored) {
                 return (ResponseBody(Data()), stored.httpResponse(status: 304, extra: extra))
             }
-            return (ResponseBody(stored.body), stored.httpResponse(extra: extra))
+            let response = cache.store.show(id, label: "\(seconds) \(outcome.rawValue)") {
+                stored.httpResponse(extra: extra)
+            }
+            return (ResponseBody(stored.body), response)
         }
 
         /// Whether the request's `If-None-Match` (or, without one, `If-Modified-Since`) matches
@@ -260,7 +262,7 @@ extension HTTPCache {
             guard stored.status == 200 else { return false }
             if let match = request.value(forHTTPHeaderField: "If-None-Match") {
                 guard let etag = stored.etag else { return false }
-                let tags = match.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                let tags = match.split(separator: ",").map { CacheControl.trimmed($0) }
                 return tags.contains("*") || tags.contains { weakTag($0) == weakTag(etag) }
             }
             if let since = request.value(forHTTPHeaderField: "If-Modified-Since").flatMap({
