@@ -52,7 +52,12 @@ extension HTTPCache {
                 let window = storedControl.staleWhileRevalidate, staleness >= 0, staleness < window
             {
                 let revalidation = self
-                Task { _ = try? await revalidation.revalidate(stored, age: age) }
+                Task {
+                    // Read the new body through, so that a streamed one is stored too.
+                    if let (body, _) = try? await revalidation.revalidate(stored, age: age) {
+                        _ = try? await body.collect(upTo: revalidation.cache.store.maximumBytes)
+                    }
+                }
                 return answer(from: stored, id: id, age: age, outcome: .stale)
             }
             return try await revalidate(stored, age: age)
