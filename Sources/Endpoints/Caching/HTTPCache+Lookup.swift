@@ -32,8 +32,11 @@ extension HTTPCache {
 
         func run() async throws -> Answer {
             let now = cache.now()
-            guard let (id, stored) = cache.store.entries(for: key).first(where: { $0.response.matches(request) }) else {
+            let entries = cache.store.entries(for: key)
+            guard let (id, stored) = entries.first(where: { $0.response.matches(request) }) else {
                 if control.onlyIfCached { return gatewayTimeout() }
+                let tagged = entries.map(\.response).filter { $0.etag != nil && $0.status == 200 }
+                if !tagged.isEmpty, !callerIsConditional { return try await validateVariants(tagged) }
                 return try await fetchAndStore(request, outcome: .miss)
             }
             let storedControl = stored.cacheControl
@@ -61,6 +64,32 @@ extension HTTPCache {
                 return answer(from: stored, id: id, age: age, outcome: .stale)
             }
             return try await revalidate(stored, age: age)
+        }
+
+        /// No stored variant matches the request's `Vary` fields: asks with the other variants'
+        /// entity tags (RFC 9111 §4.3.1); a 304 naming one of them stores it for this request too.
+        func validateVariants(_ variants: [CachedResponse]) async throws -> Answer {
+            var conditional = request
+            conditional.setValue(
+                variants.compactMap(\.etag).joined(separator: ", "), forHTTPHeaderField: "If-None-Match")
+            let sent = cache.now()
+            let (body, response) = try await fetch(conditional)
+            guard response.statusCode == 304 else { return store(body, response, sent: sent, outcome: .miss) }
+            guard let tag = response.value(forHTTPHeaderField: "ETag"),
+                var chosen = variants.first(where: { $0.etag.map(Self.weakTag) == Self.weakTag(tag) })
+            else { return try await fetchAndStore(request, outcome: .miss) }
+            chosen = chosen.updated(
+                from: response, requestTime: sent.timeIntervalSince1970,
+                responseTime: cache.now().timeIntervalSince1970)
+            var varied: [String: String?] = [:]
+            for name in CachedResponse.varyNames(chosen.header("Vary")) ?? [] {
+                varied[name] = CachedResponse.normalized(request.value(forHTTPHeaderField: name))
+            }
+            chosen.varied = varied
+            cache.store.store(chosen)
+            if context.acceptsNotModified { return (body, HTTPCache.marked(response, .revalidated)) }
+            return answer(
+                from: chosen, id: CacheStore.id(of: chosen), age: chosen.age(at: cache.now()), outcome: .revalidated)
         }
 
         /// Whether a stored response of `age` suits the request's `max-age` and `min-fresh`.

@@ -107,6 +107,24 @@ import Testing
         #expect(star.withLock { $0.count } == 2)
     }
 
+    @Test func aVaryMismatchAsksWithTheOtherVariantsTags() async throws {
+        let fixture = try CacheFixture()
+        let seen = fixture.route("/variant") { request, _ in
+            if request.header("If-None-Match") == "\"same\"" {
+                return TestServer.Response(status: 304, headers: [(name: "ETag", value: "\"same\"")])
+            }
+            return .text("shared", [("Cache-Control", "max-age=60"), ("Vary", "X-Client"), ("ETag", "\"same\"")])
+        }
+        _ = try await fixture.get("/variant", headers: [("X-Client", "a")])
+        let (body, response) = try await fixture.get("/variant", headers: [("X-Client", "b")])
+        #expect(body == "shared")
+        #expect(response.cacheOutcome == .revalidated)
+        #expect(seen.withLock { $0.last?.header("If-None-Match") } == "\"same\"")
+        // Now stored for b as well.
+        #expect(try await fixture.get("/variant", headers: [("X-Client", "b")]).1.cacheOutcome == .hit)
+        #expect(seen.withLock { $0.count } == 2)
+    }
+
     @Test func aSuccessfulUnsafeMethodInvalidatesTheURIAndItsLocation() async throws {
         let fixture = try CacheFixture()
         let item = fixture.route("/item") { request, index in
