@@ -144,8 +144,18 @@ struct CachedResponse: Codable, Sendable, Equatable {
     }
 
     /// Whether this response (whose `Vary` values were recorded) answers `request`.
-    func matches(_ request: URLRequest) -> Bool {
-        varied.allSatisfy { name, value in Self.normalized(request.value(forHTTPHeaderField: name)) == value }
+    func matches(_ request: URLRequest, credentialHeaders: Set<String>) -> Bool {
+        varied.allSatisfy { name, value in
+            Self.variedValue(name, of: request, credentialHeaders: credentialHeaders) == value
+        }
+    }
+
+    /// The value recorded for the request's field `name` (lower-cased) that `Vary` names: a
+    /// digest for a credential header (`Vary: Authorization`), never the secret.
+    static func variedValue(_ name: String, of request: URLRequest, credentialHeaders: Set<String>) -> String? {
+        guard let value = normalized(request.value(forHTTPHeaderField: name)) else { return nil }
+        guard credentialHeaders.contains(name) else { return value }
+        return "sha256:" + SHA256.hash(Array(value.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     /// A request header value compared for `Vary`: whitespace around commas dropped.

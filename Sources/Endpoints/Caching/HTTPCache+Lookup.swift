@@ -33,7 +33,11 @@ extension HTTPCache {
         func run() async throws -> Answer {
             let now = cache.now()
             let entries = cache.store.entries(for: key)
-            guard let (id, stored) = entries.first(where: { $0.response.matches(request) }) else {
+            guard
+                let (id, stored) = entries.first(where: {
+                    $0.response.matches(request, credentialHeaders: context.credentialHeaders)
+                })
+            else {
                 if control.onlyIfCached { return gatewayTimeout() }
                 let tagged = entries.map(\.response).filter { $0.etag != nil && $0.status == 200 }
                 if !tagged.isEmpty, !callerIsConditional { return try await validateVariants(tagged) }
@@ -83,7 +87,8 @@ extension HTTPCache {
                 responseTime: cache.now().timeIntervalSince1970)
             var varied: [String: String?] = [:]
             for name in CachedResponse.varyNames(chosen.header("Vary")) ?? [] {
-                varied[name] = CachedResponse.normalized(request.value(forHTTPHeaderField: name))
+                varied[name] = CachedResponse.variedValue(
+                    name, of: request, credentialHeaders: context.credentialHeaders)
             }
             chosen.varied = varied
             cache.store.store(chosen)
@@ -222,7 +227,10 @@ extension HTTPCache {
                 return (body, HTTPCache.marked(response, outcome))
             }
             var varied: [String: String?] = [:]
-            for name in varyNames { varied[name] = CachedResponse.normalized(request.value(forHTTPHeaderField: name)) }
+            for name in varyNames {
+                varied[name] = CachedResponse.variedValue(
+                    name, of: request, credentialHeaders: context.credentialHeaders)
+            }
             let candidate = CachedResponse(
                 key: key, credential: key.split(separator: " ").last.map(String.init) ?? "",
                 url: response.url?.absoluteString ?? request.url?.absoluteString ?? "", status: response.statusCode,

@@ -41,13 +41,35 @@ import Testing
         #expect(try await fixture.get("/me", auth: bob).1.cacheOutcome == .miss)
     }
 
+    /// Every key, with the request values `Vary` recorded.
     static func allKeys(_ cache: HTTPCache) -> [String] {
         let keys = TestLocked<[String]>([])
         cache.store.removeAll { response in
-            keys.withLock { $0.append(response.key) }
+            keys.withLock {
+                $0.append(response.key + " " + response.varied.map { "\($0.key)=\($0.value ?? "")" }.joined())
+            }
             return false
         }
         return keys.withLock { $0 }
+    }
+
+    @Test func varyAuthorizationRecordsADigestNotTheSecret() async throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fixture = try CacheFixture(storage: .disk(directory: directory, maximumBytes: 1 << 20))
+        fixture.route("/vary-auth") { _, _ in
+            .text("mine", [("Cache-Control", "max-age=60"), ("Vary", "Authorization")])
+        }
+        let alice = Self.bearer("alice-secret")
+        _ = try await fixture.get("/vary-auth", auth: alice)
+        #expect(try await fixture.get("/vary-auth", auth: alice).1.cacheOutcome == .hit)
+        let keys = Self.allKeys(fixture.cache)
+        #expect(keys.count == 1)
+        #expect(keys.allSatisfy { $0.contains("authorization=sha256:") && !$0.contains("secret") })
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            let text = String(decoding: try Data(contentsOf: directory.appendingPathComponent(file)), as: UTF8.self)
+            #expect(!text.contains("alice-secret"))
+        }
     }
 
     static func directory() -> URL {
