@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "EndpointsTestServer", targets: ["EndpointsTestServer"]),
         .executable(name: "endpoints-demo", targets: ["EndpointsDemo"]),
         .executable(name: "endpoints-bench", targets: ["EndpointsBench"]),
+        .executable(name: "endpoints-cache-proxy", targets: ["EndpointsCacheProxy"]),
     ],
     targets: [
         .target(name: "Endpoints", swiftSettings: upcoming),
@@ -30,6 +31,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "EndpointsBench",
+            dependencies: ["Endpoints", "EndpointsTestServer"],
+            swiftSettings: upcoming
+        ),
+        // The reverse proxy that runs http-tests/cache-tests against HTTPCache (scripts/cache-tests.sh).
+        .executableTarget(
+            name: "EndpointsCacheProxy",
             dependencies: ["Endpoints", "EndpointsTestServer"],
             swiftSettings: upcoming
         ),

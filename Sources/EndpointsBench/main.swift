@@ -9,6 +9,7 @@ import Foundation
 //   stream a 1 GB download to a file (peak RSS above idle), and server-sent events per second
 //          against a hand-written URLSessionDataDelegate reader, and the SSE and JSON-lines parsers
 //          alone in memory (`--quick`: 256 MB, fewer events; `--only=download|events|parsers`)
+//   cache  HTTPCache: a fresh hit against a loopback round trip, and 100 coalesced GETs
 let mode = CommandLine.arguments.dropFirst().first ?? "all"
 if mode == "build" || mode == "all" {
     BuildBenchmark.run(count: 200_000)
@@ -25,4 +26,7 @@ if mode == "auth" || mode == "all" {
 if mode == "stream" || mode == "all" {
     let only = CommandLine.arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst("--only=".count)) }
     try await StreamingBenchmark.run(quick: CommandLine.arguments.contains("--quick"), only: only)
+}
+if mode == "cache" || mode == "all" {
+    try await CacheBenchmark.run()
 }

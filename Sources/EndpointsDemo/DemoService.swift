@@ -71,6 +71,16 @@ final class DemoService: Sendable {
                 raw: #"{"access_token":"\#(access)","token_type":"Bearer","expires_in":3600,"scope":"profile"}"#)
         }
         http.route("/version") { _ in .json(["status": "1.0"]) }
+        // A catalog that must be revalidated on each use: 304 when the client still has it.
+        http.route("/catalog") { request in
+            let tag = "\"catalog-v1\""
+            if request.header("If-None-Match") == tag {
+                return TestServer.Response(status: 304, headers: [(name: "ETag", value: tag)])
+            }
+            var catalog = TestServer.Response.json(raw: #"["tea","coffee","cocoa"]"#)
+            catalog.headers += [(name: "ETag", value: tag), (name: "Cache-Control", value: "no-cache")]
+            return catalog
+        }
         http.route("/ticks") { _ in
             let events = (1...5).map { Data("data: {\"n\":\($0)}\n\n".utf8) }
             return .streamed(events, pause: .milliseconds(100), contentType: "text/event-stream")

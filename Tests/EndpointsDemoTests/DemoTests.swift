@@ -77,6 +77,9 @@ import Testing
             "10. OAuth 2.0: client credentials",
             #"5 × GET me → 5 profiles; token requests: 1; granted scopes: ["profile"]"#,
             "clientSecret: <redacted>",
+            "11. An HTTP cache revalidates with a 304",
+            #"GET catalog #1 → ["tea", "coffee", "cocoa"], status 200, cache: miss"#,
+            #"GET catalog #2 → ["tea", "coffee", "cocoa"], status 200, cache: revalidated"#,
         ]
         for part in expected {
             #expect(has(report, part), "missing from the transcript: \(part)")

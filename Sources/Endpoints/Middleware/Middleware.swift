@@ -59,6 +59,9 @@ public struct RequestContext: Sendable {
     let currentCredentials: (@Sendable (URLRequest) -> URLRequest?)?
     /// An upload's file and a download's destination (see `RequestContext+Transfer.swift`).
     let transfer: Transfer
+    /// Whether the call accepts a 304 (``HTTPCache`` then hands it a 304 it revalidated with,
+    /// rather than the stored body).
+    var acceptsNotModified = false
 
     /// Creates a context.
     /// - Parameters:

@@ -17,7 +17,7 @@ import Foundation
 ///     func intercept(
 ///         _ request: URLRequest,
 ///         context: RequestContext,
-///         next: @Sendable (URLRequest) async throws -> (ResponseBody, HTTPURLResponse)
+///         next: @escaping @Sendable (URLRequest) async throws -> (ResponseBody, HTTPURLResponse)
 ///     ) async throws -> (ResponseBody, HTTPURLResponse) {
 ///         let start = Date()
 ///         let (body, response) = try await next(request)
@@ -43,22 +43,27 @@ public protocol StreamingMiddleware: Middleware {
     func intercept(
         _ request: URLRequest,
         context: RequestContext,
-        next: @Sendable (URLRequest) async throws -> (ResponseBody, HTTPURLResponse)
+        next: @escaping @Sendable (URLRequest) async throws -> (ResponseBody, HTTPURLResponse)
     ) async throws -> (ResponseBody, HTTPURLResponse)
 }
 
 extension StreamingMiddleware {
     /// Runs the body-aware `intercept` with the body in memory: `next`'s data goes in as one
     /// chunk, and the body returned is read whole.
+    ///
+    /// `next` is handed on without escaping this call: a streaming middleware that keeps it for
+    /// later (``HTTPCache``'s background revalidation) implements this method too.
     public func intercept(
         _ request: URLRequest,
         context: RequestContext,
         next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
     ) async throws -> (Data, HTTPURLResponse) {
-        let (body, response) = try await intercept(request, context: context) { request in
-            let (data, response) = try await next(request)
-            return (ResponseBody(data), response)
+        try await withoutActuallyEscaping(next) { next in
+            let (body, response) = try await intercept(request, context: context) { request in
+                let (data, response) = try await next(request)
+                return (ResponseBody(data), response)
+            }
+            return (try await body.collect(), response)
         }
-        return (try await body.collect(), response)
     }
 }

@@ -104,7 +104,7 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
             } catch {
                 throw Task.isCancelled ? .cancelled : .authenticationError(error)
             }
-            let context = RequestContext(
+            var context = RequestContext(
                 endpointName: name,
                 // The headers the method set are its credentials, whatever their names: a redirect
                 // to another origin drops them and logging redacts them.
@@ -116,6 +116,7 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
                 currentCredentials: currentCredentials,
                 transfer: transfer
             )
+            context.acceptsNotModified = acceptableStatusCodes.contains(304)
             let (body, response) = try await chain(
                 authenticated, context: context, transport: transport, exchange: exchange)
             if attempt == 1, auth.shouldReauthenticate(for: authenticated, response: response) {

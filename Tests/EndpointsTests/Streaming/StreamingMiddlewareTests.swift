@@ -23,7 +23,7 @@ import Testing
         func intercept(
             _ request: URLRequest,
             context: RequestContext,
-            next: @Sendable (URLRequest) async throws -> (ResponseBody, HTTPURLResponse)
+            next: @escaping @Sendable (URLRequest) async throws -> (ResponseBody, HTTPURLResponse)
         ) async throws -> (ResponseBody, HTTPURLResponse) {
             let (body, response) = try await next(request)
             let (name, log) = (name, log)
@@ -42,7 +42,7 @@ import Testing
         func intercept(
             _ request: URLRequest,
             context: RequestContext,
-            next: @Sendable (URLRequest) async throws -> (ResponseBody, HTTPURLResponse)
+            next: @escaping @Sendable (URLRequest) async throws -> (ResponseBody, HTTPURLResponse)
         ) async throws -> (ResponseBody, HTTPURLResponse) {
             let (body, response) = try await next(request)
             let data = try await body.collect(upTo: 1 << 16)

@@ -112,6 +112,8 @@ public struct LoggingMiddleware: Middleware {
             let (data, response) = try await next(request)
             let elapsed = LoggingMiddleware.milliseconds(since: start)
             var message = "← #\(number) \(response.statusCode) \(method) \(url) (\(elapsed) ms)"
+            // An HTTPCache inside this middleware says what it did.
+            if let outcome = response.cacheOutcome { message += " cache: \(outcome.rawValue)" }
             if level.includes(.headers) {
                 let fields = response.allHeaderFields.map { (name: "\($0.key)", value: "\($0.value)") }
                 appendHeaders(fields, context: context, to: &message)
