@@ -59,6 +59,8 @@ public struct RequestContext: Sendable {
     let currentCredentials: (@Sendable (URLRequest) -> URLRequest?)?
     /// An upload's file and a download's destination (see `RequestContext+Transfer.swift`).
     let transfer: Transfer
+    /// Measures the request and reports its events (see `Pipeline/Metrics`); `nil` outside the pipeline.
+    let recorder: RequestRecorder?
 
     /// Creates a context.
     /// - Parameters:
@@ -81,7 +83,8 @@ public struct RequestContext: Sendable {
         authenticationAttempt: Int,
         isCredentialRefresh: Bool,
         currentCredentials: (@Sendable (URLRequest) -> URLRequest?)?,
-        transfer: Transfer
+        transfer: Transfer,
+        recorder: RequestRecorder? = nil
     ) {
         self.endpointName = endpointName
         self.credentialHeaders = credentialHeaders
@@ -89,6 +92,7 @@ public struct RequestContext: Sendable {
         self.isCredentialRefresh = isCredentialRefresh
         self.currentCredentials = currentCredentials
         self.transfer = transfer
+        self.recorder = recorder
     }
 
     /// The standard credential headers with `names` (any case) added: the standard set itself,
