@@ -26,12 +26,21 @@ enum PipelineBenchmark {
         try await run(count: count, label: "NoAuth") { client, base in
             _ = try await client.response(with: ItemEndpoint(), environment: base)
         }
+        try await run(count: count, label: "NoAuth, with an event listener", eventListener: DiscardingListener()) {
+            client, base in
+            _ = try await client.response(with: ItemEndpoint(), environment: base)
+        }
         try await run(count: count, label: "HeaderKeyAuth X-Api-Key") { client, base in
             _ = try await client.response(with: KeyedItemEndpoint(), environment: base)
         }
         try await run(count: count, label: "HeaderKeyAuth Bearer") { client, base in
             _ = try await client.response(with: BearerItemEndpoint(), environment: base)
         }
+    }
+
+    /// Receives every event and keeps none: the cost of making and handing them over.
+    struct DiscardingListener: RequestEventListener {
+        func receive(_ event: RequestEvent) {}
     }
 
     struct KeyedItemEndpoint: Endpoint {
@@ -49,11 +58,12 @@ enum PipelineBenchmark {
     }
 
     static func run(
-        count: Int, label: String, send: @escaping (EndpointClient, URL) async throws -> Void
+        count: Int, label: String, eventListener: (any RequestEventListener)? = nil,
+        send: @escaping (EndpointClient, URL) async throws -> Void
     ) async throws {
         let base = URL(string: "http://127.0.0.1:8080")!
         let url = base.appendingPathComponent("item")
-        let client = EndpointClient(transport: InstantTransport())
+        let client = EndpointClient(transport: InstantTransport(), eventListener: eventListener)
         let transport = InstantTransport()
         let context = RequestContext(endpointName: "ItemEndpoint")
         let decoder = EndToEndBenchmark.decoder

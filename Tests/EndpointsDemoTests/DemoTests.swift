@@ -77,6 +77,15 @@ import Testing
             "10. OAuth 2.0: client credentials",
             #"5 × GET me → 5 profiles; token requests: 1; granted scopes: ["profile"]"#,
             "clientSecret: <redacted>",
+            "11. One request's timeline: events and metrics",
+            "ServiceStatus +",
+            "attempt sent (initial)",
+            "head received: 503",
+            "retry in 1000.0 ms after status 503",
+            "attempt sent (retry)",
+            #"GET status → "ok", its metrics:"#,
+            "ServiceStatus ",
+            "#2 retry",
         ]
         for part in expected {
             #expect(has(report, part), "missing from the transcript: \(part)")
