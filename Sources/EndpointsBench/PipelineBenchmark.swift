@@ -22,18 +22,21 @@ enum PipelineBenchmark {
         }
     }
 
-    static func run(count: Int) async throws {
-        try await run(count: count, label: "NoAuth") { client, base in
+    /// Runs every case, or only the one labelled `only`.
+    static func run(count: Int, only: String? = nil) async throws {
+        try await run(count: count, only: only, label: "NoAuth") { client, base in
             _ = try await client.response(with: ItemEndpoint(), environment: base)
         }
-        try await run(count: count, label: "NoAuth, with an event listener", eventListener: DiscardingListener()) {
+        try await run(
+            count: count, only: only, label: "NoAuth, with an event listener", eventListener: DiscardingListener()
+        ) {
             client, base in
             _ = try await client.response(with: ItemEndpoint(), environment: base)
         }
-        try await run(count: count, label: "HeaderKeyAuth X-Api-Key") { client, base in
+        try await run(count: count, only: only, label: "HeaderKeyAuth X-Api-Key") { client, base in
             _ = try await client.response(with: KeyedItemEndpoint(), environment: base)
         }
-        try await run(count: count, label: "HeaderKeyAuth Bearer") { client, base in
+        try await run(count: count, only: only, label: "HeaderKeyAuth Bearer") { client, base in
             _ = try await client.response(with: BearerItemEndpoint(), environment: base)
         }
     }
@@ -58,9 +61,10 @@ enum PipelineBenchmark {
     }
 
     static func run(
-        count: Int, label: String, eventListener: (any RequestEventListener)? = nil,
+        count: Int, only: String?, label: String, eventListener: (any RequestEventListener)? = nil,
         send: @escaping (EndpointClient, URL) async throws -> Void
     ) async throws {
+        if let only, only != label { return }
         let base = URL(string: "http://127.0.0.1:8080")!
         let url = base.appendingPathComponent("item")
         let client = EndpointClient(transport: InstantTransport(), eventListener: eventListener)

@@ -46,7 +46,8 @@ public struct EndpointClient: Sendable {
     public init(
         session: URLSession, middleware: [any Middleware] = [], eventListener: (any RequestEventListener)? = nil
     ) {
-        self.init(transport: URLSessionTransport(session: session), middleware: middleware, eventListener: eventListener)
+        self.init(
+            transport: URLSessionTransport(session: session), middleware: middleware, eventListener: eventListener)
     }
 }
 

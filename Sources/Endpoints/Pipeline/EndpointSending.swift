@@ -66,8 +66,8 @@ extension EndpointSending {
         middleware: [any Middleware]
     ) -> PipelineCall<T.Response, T.ErrorResponse> {
         let client = endpointClient
-        var call = PipelineCall(endpoint, environment: environment, auth: auth, middleware: client.middleware + middleware)
-        call.eventDelivery = client.eventDelivery
-        return call
+        return PipelineCall(
+            endpoint, environment: environment, auth: auth, middleware: client.middleware + middleware,
+            eventDelivery: client.eventDelivery)
     }
 }

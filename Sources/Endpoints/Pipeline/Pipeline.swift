@@ -293,12 +293,13 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
 }
 
 extension PipelineCall {
-    /// The call that sends `endpoint`.
+    /// The call that sends `endpoint`, its events going to `eventDelivery`.
     init<T: Endpoint>(
         _ endpoint: T,
         environment: T.Server.Environments,
         auth: T.Auth,
-        middleware: [any Middleware]
+        middleware: [any Middleware],
+        eventDelivery: EventDelivery? = nil
     ) where Response == T.Response, ErrorResponse == T.ErrorResponse {
         SharedInstanceCheck.assertShared(T.self)
         let definition = T.definition
@@ -311,7 +312,8 @@ extension PipelineCall {
             acceptableStatusCodes: definition.acceptedStatusCodes,
             decodeResponse: { data, response in try endpoint.decodeResponse(data, response: response) },
             decodeError: { data in try T.errorDecoder.decode(T.ErrorResponse.self, from: data) },
-            mock: { mocks in await mocks.resolve(endpoint) }
+            mock: { mocks in await mocks.resolve(endpoint) },
+            eventDelivery: eventDelivery
         )
     }
 }

@@ -54,7 +54,8 @@ import Testing
         let log = EventLog()
         let client = EndpointClient(session: makeMiddlewareTestSession(), eventListener: log)
         let result = try await Loopback.$baseURL.withValue(server.baseURL) {
-            try await client.typedResponse(with: BearerEchoEndpoint("secure"), auth: RenewingBearer("stale-secret-token"))
+            try await client.typedResponse(
+                with: BearerEchoEndpoint("secure"), auth: RenewingBearer("stale-secret-token"))
         }
         #expect(result.metrics.attempts.map(\.reason) == [.initial, .reauthenticated])
         #expect(result.metrics.attempts.map(\.statusCode) == [401, 200])
@@ -70,8 +71,9 @@ import Testing
     @Test func aRedirectGivesAHopRecord() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let other = URL(string: server.url("/echo/final").absoluteString.replacingOccurrences(
-            of: "127.0.0.1", with: "localhost"))!
+        let other = URL(
+            string: server.url("/echo/final").absoluteString.replacingOccurrences(
+                of: "127.0.0.1", with: "localhost"))!
         server.route("/start") { _ in TestServer.Response(status: 302, headers: [("Location", other.absoluteString)]) }
         let log = EventLog()
         let client = EndpointClient(session: makeMiddlewareTestSession(), eventListener: log)
@@ -175,7 +177,8 @@ import Testing
             for: Request<Echo>.get("secure", on: base) { Parameter.queryValue("token", value: "query-secret-value") })
         await log.waitForEnds(1)
         let texts = log.events.map(\.description) + log.events.map { "\($0.kind)" } + ["\(result.metrics)"]
-        #expect(log.events.contains { if case .started(_, let url) = $0.kind { url.contains("token=") } else { false } })
+        #expect(
+            log.events.contains { if case .started(_, let url) = $0.kind { url.contains("token=") } else { false } })
         for text in texts {
             for secret in ["secret-token", "query-secret-value"] {
                 #expect(!text.contains(secret), "\(text)")
@@ -187,24 +190,34 @@ import Testing
 /// A listener that blocks in its first event until released.
 final class BlockingListener: RequestEventListener {
     private let gate = DispatchSemaphore(value: 0)
-    private let state = TestLocked((entered: false, received: 0, watchdog: false))
+    private let state = TestLocked(
+        (entered: false, received: 0, watchdog: false, waiter: CheckedContinuation<Void, Never>?.none))
 
     var received: Int { state.withLock { $0.received } }
     var releasedByWatchdog: Bool { state.withLock { $0.watchdog } }
 
     func receive(_ event: RequestEvent) {
-        let first = state.withLock { state -> Bool in
-            defer { state.entered = true }
-            return !state.entered
+        let (first, waiter) = state.withLock { state in
+            defer {
+                state.entered = true
+                state.waiter = nil
+            }
+            return (!state.entered, state.waiter)
         }
+        waiter?.resume()
         // Blocks the delivery queue's thread (not the cooperative pool) until released.
         if first { gate.wait() }
         state.withLock { $0.received += 1 }
     }
 
+    /// Returns once the listener is blocked in its first event.
     func waitUntilBlocked() async {
-        while !state.withLock({ $0.entered }) {
-            try? await Task.sleep(nanoseconds: 1_000_000)
+        await withCheckedContinuation { continuation in
+            let entered = state.withLock { state in
+                if !state.entered { state.waiter = continuation }
+                return state.entered
+            }
+            if entered { continuation.resume() }
         }
     }
 

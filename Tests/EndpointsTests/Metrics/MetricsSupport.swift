@@ -7,9 +7,10 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Collects a client's events and lets a test wait for requests to end (on events, not sleeps).
+/// Collects a client's events and lets a test wait for them (on events, not sleeps).
 final class EventLog: RequestEventListener {
-    private let state = TestLocked<(events: [RequestEvent], waiters: [(Int, CheckedContinuation<Void, Never>)])>(
+    private typealias Condition = @Sendable ([RequestEvent]) -> Bool
+    private let state = TestLocked<(events: [RequestEvent], waiters: [(Condition, CheckedContinuation<Void, Never>)])>(
         (events: [], waiters: []))
 
     var events: [RequestEvent] { state.withLock { $0.events } }
@@ -17,9 +18,9 @@ final class EventLog: RequestEventListener {
     func receive(_ event: RequestEvent) {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.events.append(event)
-            let ended = state.events.filter(\.isLast).count
-            let ready = state.waiters.filter { $0.0 <= ended }.map(\.1)
-            state.waiters.removeAll { $0.0 <= ended }
+            let events = state.events
+            let ready = state.waiters.filter { $0.0(events) }.map(\.1)
+            state.waiters.removeAll { $0.0(events) }
             return ready
         }
         for waiter in ready { waiter.resume() }
@@ -27,21 +28,22 @@ final class EventLog: RequestEventListener {
 
     /// Returns once `count` requests have sent their last event.
     func waitForEnds(_ count: Int) async {
-        await withCheckedContinuation { continuation in
-            let now = state.withLock { state -> Bool in
-                if state.events.filter(\.isLast).count >= count { return true }
-                state.waiters.append((count, continuation))
-                return false
-            }
-            if now { continuation.resume() }
-        }
+        await wait(until: { events in events.filter(\.isLast).count >= count })
     }
 
     /// Returns once an event matching `condition` arrived.
     func waitFor(_ condition: @escaping @Sendable (RequestEvent) -> Bool) async {
-        while !events.contains(where: condition) {
-            await Task.yield()
-            try? await Task.sleep(nanoseconds: 1_000_000)
+        await wait(until: { events in events.contains(where: condition) })
+    }
+
+    private func wait(until condition: @escaping Condition) async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state -> Bool in
+                if condition(state.events) { return true }
+                state.waiters.append((condition, continuation))
+                return false
+            }
+            if now { continuation.resume() }
         }
     }
 }

@@ -30,7 +30,8 @@ import Testing
                 $0 += 1
                 return $0
             }
-            return retried && call == 1 ? .json(raw: #"{"code":503,"message":"busy"}"#, status: 503) : echoJSON("/traced")
+            return retried && call == 1
+                ? .json(raw: #"{"code":503,"message":"busy"}"#, status: 503) : echoJSON("/traced")
         }
         let retry = RetryMiddleware(initialDelay: 0, maximumDelay: 0, clock: TestClock())
         let client = EndpointClient(session: makeMiddlewareTestSession(), middleware: [retry, middleware])

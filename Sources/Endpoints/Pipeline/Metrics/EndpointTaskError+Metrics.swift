@@ -35,10 +35,12 @@ extension EndpointTaskError {
                 response: body)
         case .errorResponseParseError(let response, let data, let failure):
             return .errorResponseParseError(
-                httpResponse: ErrorHTTPResponse.make(response, body: data, metrics: metrics), data: data, error: failure)
+                httpResponse: ErrorHTTPResponse.make(response, body: data, metrics: metrics), data: data, error: failure
+            )
         case .responseParseError(let response, let data, let failure):
             return .responseParseError(
-                httpResponse: ErrorHTTPResponse.make(response, body: data, metrics: metrics), data: data, error: failure)
+                httpResponse: ErrorHTTPResponse.make(response, body: data, metrics: metrics), data: data, error: failure
+            )
         default:
             return self
         }

@@ -80,11 +80,15 @@ final class RequestRecorder: @unchecked Sendable {
 
     // MARK: Reports
 
-    /// The request was built (an event only: the URL, redacted, is worked out only when someone listens).
+    /// The request was built: an event only, made when someone listens (its URL is redacted on
+    /// the delivery queue, off the request's path).
     func started(_ request: URLRequest) {
         guard let delivery else { return }
-        let url = request.url.map { Redaction.standard.redactedURL($0) } ?? ""
-        emit(.started(method: request.httpMethod ?? "GET", url: url), at: Self.now(), to: delivery)
+        let time = TimeInterval(Self.now() &- start) / 1e9
+        delivery.deliver(
+            .started(
+                requestID: id, endpointName: endpointName, time: time, method: request.httpMethod ?? "GET",
+                url: request.url))
     }
 
     func authenticated(since began: UInt64) {
