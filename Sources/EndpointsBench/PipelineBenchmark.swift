@@ -24,6 +24,7 @@ enum PipelineBenchmark {
 
     /// Runs every case, or only the one labelled `only`.
     static func run(count: Int, only: String? = nil) async throws {
+        if only == nil || only == "recorder" { recorderAlone(count: count * 5) }
         try await run(count: count, only: only, label: "NoAuth") { client, base in
             _ = try await client.response(with: ItemEndpoint(), environment: base)
         }
@@ -39,6 +40,31 @@ enum PipelineBenchmark {
         try await run(count: count, only: only, label: "HeaderKeyAuth Bearer") { client, base in
             _ = try await client.response(with: BearerItemEndpoint(), environment: base)
         }
+    }
+
+    /// What measuring a request costs when nobody listens, timed alone: the recorder the pipeline
+    /// makes for each request and its reports for one buffered exchange.
+    static func recorderAlone(count: Int) {
+        let request = URLRequest(url: URL(string: "http://127.0.0.1:8080/item")!)
+        let context = RequestContext(endpointName: "ItemEndpoint")
+        var rounds: [Double] = []
+        var attempts = 0
+        for _ in 0..<10 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<count / 10 {
+                let recorder = RequestRecorder(endpointName: "ItemEndpoint")
+                recorder.attemptSent(request, context: context)
+                recorder.headReceived(status: 200, bufferedBytes: 64)
+                attempts &+= recorder.finishDecoded().attemptCount
+            }
+            rounds.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count / 10))
+        }
+        precondition(attempts == count / 10 * 10)
+        print(
+            String(
+                format:
+                    "[recorder] Measuring one request with no listener, alone: %.0f ns per request (median of 10 rounds)",
+                EndToEndBenchmark.median(rounds)))
     }
 
     /// Receives every event and keeps none: the cost of making and handing them over.

@@ -59,14 +59,12 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
             }
             recorder.bodyFinished(bytes: data.count)
         }
-        let decodingStarted = RequestRecorder.now()
+        // Decoding is timed from the body's end, which the recorder knows: no clock read here.
         do {
             let value = try validate(data, response: response, method: method)
-            let metrics = recorder.finish(.decoded(decoding: RequestRecorder.now() &- decodingStarted))
-            return (value, response, metrics)
+            return (value, response, recorder.finish(.decoded))
         } catch {
-            throw error.attaching(
-                recorder.finish(failure: error, decoding: RequestRecorder.now() &- decodingStarted))
+            throw error.attaching(recorder.finish(failure: error, decoding: true))
         }
     }
 

@@ -1,26 +1,28 @@
 import Foundation
 
 /// The state of one request's measurements, changed only through its actions, each of which
-/// returns the event it makes (if any). Times are monotonic nanoseconds; nothing changes once the
-/// request finished. ``RequestRecorder`` holds it under its lock; tests drive it alone.
+/// returns the event it makes (if any); ``finish(_:at:)`` says whether the request ended then, and
+/// the recorder makes its closing events. Times are monotonic nanoseconds; nothing changes once
+/// the request finished. ``RequestRecorder`` holds it under its lock; tests drive it alone.
 struct MetricsRecording {
     typealias Kind = RequestEvent.Kind
 
     /// How a request ended.
     enum Outcome {
-        /// Decoded after `decoding` nanoseconds.
-        case decoded(decoding: UInt64)
-        /// Failed at `stage` (after `decoding` nanoseconds spent decoding, if it got that far).
-        case failed(RequestStage, decoding: UInt64?)
+        /// Decoded: decoding took from the end of the body to the end.
+        case decoded
+        /// Failed at `stage`; `decoding` when it failed decoding (or validating) the body.
+        case failed(RequestStage, decoding: Bool)
         case cancelled
     }
 
     private(set) var metrics = RequestMetrics()
     let start: UInt64
     private(set) var isFinished = false
-    /// When the open attempt went out (after any wait for a slot), and when its head came.
+    /// When the open attempt went out (after any wait for a slot), and when its head and body came.
     private var sentAt: UInt64 = 0
     private var headAt: UInt64 = 0
+    private var bodyAt: UInt64 = 0
     private var queuedAt: UInt64?
     private var refreshStartedAt: UInt64?
     /// The wait a retrying middleware scheduled before the next send.
@@ -62,7 +64,7 @@ struct MetricsRecording {
     mutating func attemptSent(at now: UInt64, authenticationAttempt: Int, bytes: Int) -> Kind? {
         guard !isFinished else { return nil }
         let reason: RequestMetrics.Attempt.Reason
-        if metrics.attempts.isEmpty {
+        if metrics.attemptCount == 0 {
             reason = .initial
         } else if authenticationAttempt != authenticationRound {
             reason = .reauthenticated
@@ -74,8 +76,8 @@ struct MetricsRecording {
         attempt.bytesSent = bytes
         if reason == .retry { attempt.retryDelay = pendingRetryDelay }
         pendingRetryDelay = nil
-        taskFirstAttempt = metrics.attempts.count
-        metrics.attempts.append(attempt)
+        taskFirstAttempt = metrics.attemptCount
+        metrics.appendAttempt(attempt)
         sentAt = now
         return .attemptSent(reason: reason)
     }
@@ -87,39 +89,47 @@ struct MetricsRecording {
     }
 
     mutating func admitted(at now: UInt64) -> Kind? {
-        guard !isFinished, let queuedAt, !metrics.attempts.isEmpty else { return nil }
+        guard !isFinished, let queuedAt, metrics.attemptCount > 0 else { return nil }
         self.queuedAt = nil
         let waited = since(queuedAt, now)
-        metrics.attempts[metrics.attempts.count - 1].queued += waited
+        metrics.updateLastAttempt { $0.queued += waited }
         sentAt = now
         return .admitted(waited: waited)
     }
 
     /// The transport followed a redirect: the open attempt ended with `status`, a hop begins.
     mutating func redirected(status: Int, droppedCredentials: Bool, at now: UInt64) -> Kind? {
-        guard !isFinished, !metrics.attempts.isEmpty else { return nil }
-        let last = metrics.attempts.count - 1
-        metrics.attempts[last].statusCode = status
-        metrics.attempts[last].waitingForHead = since(sentAt, now)
-        metrics.attempts.append(RequestMetrics.Attempt(reason: .redirect, start: since(start, now)))
+        guard !isFinished, metrics.attemptCount > 0 else { return nil }
+        let waited = since(sentAt, now)
+        metrics.updateLastAttempt { attempt in
+            attempt.statusCode = status
+            attempt.waitingForHead = waited
+        }
+        metrics.appendAttempt(RequestMetrics.Attempt(reason: .redirect, start: since(start, now)))
         sentAt = now
         return .redirectFollowed(status: status, droppedCredentials: droppedCredentials)
     }
 
     mutating func headReceived(status: Int, at now: UInt64) -> Kind? {
-        guard !isFinished, !metrics.attempts.isEmpty else { return nil }
-        let last = metrics.attempts.count - 1
-        metrics.attempts[last].statusCode = status
-        metrics.attempts[last].waitingForHead = since(sentAt, now)
+        guard !isFinished, metrics.attemptCount > 0 else { return nil }
+        let waited = since(sentAt, now)
+        metrics.updateLastAttempt { attempt in
+            attempt.statusCode = status
+            attempt.waitingForHead = waited
+        }
         headAt = now
+        bodyAt = now
         return .headReceived(status: status)
     }
 
     mutating func bodyFinished(bytes: Int, at now: UInt64) -> Kind? {
-        guard !isFinished, !metrics.attempts.isEmpty else { return nil }
-        let last = metrics.attempts.count - 1
-        metrics.attempts[last].bytesReceived = bytes
-        metrics.attempts[last].receivingBody = since(headAt, now)
+        guard !isFinished, metrics.attemptCount > 0 else { return nil }
+        let receiving = since(headAt, now)
+        metrics.updateLastAttempt { attempt in
+            attempt.bytesReceived = bytes
+            attempt.receivingBody = receiving
+        }
+        bodyAt = now
         return .bodyFinished(bytes: bytes)
     }
 
@@ -133,26 +143,21 @@ struct MetricsRecording {
     mutating func connections(_ connections: [RequestMetrics.ConnectionMetrics]) {
         guard !isFinished else { return }
         for (offset, connection) in connections.enumerated() {
-            let index = taskFirstAttempt + offset
-            guard index < metrics.attempts.count else { break }
-            metrics.attempts[index].connection = connection
+            metrics.updateAttempt(at: taskFirstAttempt + offset) { $0.connection = connection }
         }
     }
 
-    /// Ends the request: the events that close it, the last one carrying the metrics.
-    mutating func finish(_ outcome: Outcome, at now: UInt64) -> (Kind?, Kind)? {
-        guard !isFinished else { return nil }
+    /// Ends the request; `false` when it had ended already (nothing changes then).
+    mutating func finish(_ outcome: Outcome, at now: UInt64) -> Bool {
+        guard !isFinished else { return false }
         isFinished = true
         metrics.duration = since(start, now)
         switch outcome {
-        case .decoded(let decoding):
-            metrics.decoding = seconds(decoding)
-            return (.decoded, .finished(metrics))
-        case .failed(let stage, let decoding):
-            metrics.decoding = decoding.map(seconds)
-            return (.failed(stage: stage), .finished(metrics))
-        case .cancelled:
-            return (nil, .cancelled(metrics))
+        case .decoded, .failed(_, decoding: true):
+            metrics.decoding = since(bodyAt, now)
+        case .failed, .cancelled:
+            break
         }
+        return true
     }
 }

@@ -46,9 +46,9 @@ public struct RequestEvent: Sendable, CustomStringConvertible {
         /// The request failed at `stage`; ``finished(_:)`` follows.
         case failed(stage: RequestStage)
         /// The request was cancelled: its last event.
-        case cancelled(RequestMetrics)
+        indirect case cancelled(RequestMetrics)
         /// The request ended, answered or failed: its last event.
-        case finished(RequestMetrics)
+        indirect case finished(RequestMetrics)
     }
 
     /// Identifies the request among those of the process: every event of one request has the same.

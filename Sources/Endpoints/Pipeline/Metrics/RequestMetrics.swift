@@ -74,7 +74,14 @@ public struct RequestMetrics: Sendable, CustomStringConvertible {
     }
 
     /// Every send, in order.
-    public internal(set) var attempts: [Attempt] = []
+    public var attempts: [Attempt] {
+        attemptCount == 0 ? [] : [firstAttempt] + laterAttempts
+    }
+    /// The first send (when ``attemptCount`` is not 0), kept apart so that a request sent once
+    /// allocates no array while it is measured.
+    var firstAttempt = Attempt(reason: .initial, start: 0)
+    /// The sends after the first.
+    var laterAttempts: [Attempt] = []
     /// Time spent waiting for credentials (the authentication method applying them, a refresh
     /// it waited for included).
     public internal(set) var authentication: TimeInterval = 0
@@ -88,6 +95,29 @@ public struct RequestMetrics: Sendable, CustomStringConvertible {
     public internal(set) var duration: TimeInterval = 0
     /// The endpoint's name, e.g. `ProfileEndpoint`.
     public internal(set) var endpointName: String = ""
+
+    /// How many sends there were.
+    package private(set) var attemptCount = 0
+
+    mutating func appendAttempt(_ attempt: Attempt) {
+        if attemptCount == 0 { firstAttempt = attempt } else { laterAttempts.append(attempt) }
+        attemptCount += 1
+    }
+
+    /// Changes the attempt at `index` (0 is the first); nothing when there is none.
+    mutating func updateAttempt(at index: Int, _ change: (inout Attempt) -> Void) {
+        guard index < attemptCount else { return }
+        if index == 0 {
+            change(&firstAttempt)
+        } else {
+            change(&laterAttempts[index - 1])
+        }
+    }
+
+    /// Changes the last attempt; nothing when there is none.
+    mutating func updateLastAttempt(_ change: (inout Attempt) -> Void) {
+        updateAttempt(at: attemptCount - 1, change)
+    }
 
     /// A readable timeline, one line per attempt. Holds no URL, header or body.
     public var description: String {

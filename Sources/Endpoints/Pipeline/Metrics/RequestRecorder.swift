@@ -11,7 +11,7 @@ import Foundation
 /// Without a listener it only measures (a few clock reads and locked updates); with one, each
 /// report becomes a ``RequestEvent`` for the client's ``EventDelivery``. Nothing is reported
 /// after the request finished. The cache (issue 26) reports its outcome here once it lands.
-final class RequestRecorder: @unchecked Sendable {
+package final class RequestRecorder: @unchecked Sendable {
     // @unchecked Sendable: `state` is read and written only under `lock` (an NSLock); the other
     // stored properties are `let`s of Sendable types.
     /// The request's id in its events; 0 when nobody listens.
@@ -38,6 +38,12 @@ final class RequestRecorder: @unchecked Sendable {
         self.endpointName = endpointName
         start = Self.now()
         state = MetricsRecording(endpointName: endpointName, start: start)
+    }
+
+    /// A recorder nobody listens to, as the pipeline makes for each request of a client without a
+    /// listener (for `endpoints-bench`, which times its work alone).
+    package convenience init(endpointName: String) {
+        self.init(endpointName: endpointName, delivery: nil)
     }
 
     /// The monotonic clock, in nanoseconds.
@@ -98,7 +104,7 @@ final class RequestRecorder: @unchecked Sendable {
     func refreshStarted() { record { state, now in state.refreshStarted(at: now) } }
     func refreshEnded() { record { state, now in state.refreshEnded(at: now) } }
 
-    func attemptSent(_ request: URLRequest, context: RequestContext) {
+    package func attemptSent(_ request: URLRequest, context: RequestContext) {
         let bytes = request.httpBody?.count ?? 0
         let round = context.authenticationAttempt
         record { state, now in state.attemptSent(at: now, authenticationAttempt: round, bytes: bytes) }
@@ -111,10 +117,17 @@ final class RequestRecorder: @unchecked Sendable {
         record { state, now in state.redirected(status: status, droppedCredentials: droppedCredentials, at: now) }
     }
 
-    /// The head came back; `bufferedBytes` when the body came with it.
-    func headReceived(status: Int, bufferedBytes: Int?) {
-        record { state, now in state.headReceived(status: status, at: now) }
-        if let bufferedBytes { bodyFinished(bytes: bufferedBytes) }
+    /// The head came back; `bufferedBytes` when the body came with it (one clock read and one
+    /// lock for both).
+    package func headReceived(status: Int, bufferedBytes: Int?) {
+        let now = Self.now()
+        lock.lock()
+        let head = state.headReceived(status: status, at: now)
+        let body = bufferedBytes.flatMap { state.bodyFinished(bytes: $0, at: now) }
+        lock.unlock()
+        guard let delivery else { return }
+        if let head { emit(head, at: now, to: delivery) }
+        if let body { emit(body, at: now, to: delivery) }
     }
 
     func bodyFinished(bytes: Int) { record { state, now in state.bodyFinished(bytes: bytes, at: now) } }
@@ -134,20 +147,34 @@ final class RequestRecorder: @unchecked Sendable {
     func finish(_ outcome: MetricsRecording.Outcome) -> RequestMetrics {
         let now = Self.now()
         lock.lock()
-        let closing = state.finish(outcome, at: now)
+        let ended = state.finish(outcome, at: now)
         let metrics = state.metrics
         lock.unlock()
-        if let closing, let delivery {
-            if let first = closing.0 { emit(first, at: now, to: delivery) }
-            emit(closing.1, at: now, to: delivery)
+        guard ended, let delivery else { return metrics }
+        switch outcome {
+        case .decoded:
+            emit(.decoded, at: now, to: delivery)
+            emit(.finished(metrics), at: now, to: delivery)
+        case .failed(let stage, _):
+            emit(.failed(stage: stage), at: now, to: delivery)
+            emit(.finished(metrics), at: now, to: delivery)
+        case .cancelled:
+            emit(.cancelled(metrics), at: now, to: delivery)
         }
         return metrics
     }
 }
 
 extension RequestRecorder {
+    /// Ends a request that was decoded, as the pipeline does.
+    @discardableResult
+    package func finishDecoded() -> RequestMetrics {
+        finish(.decoded)
+    }
+
     /// The stage a failure of the pipeline ends at, and whether it is a cancellation.
-    func finish<ErrorResponse>(failure: EndpointTaskError<ErrorResponse>, decoding: UInt64? = nil) -> RequestMetrics {
+    /// `decoding`: whether the failure came while validating or decoding the body.
+    func finish<ErrorResponse>(failure: EndpointTaskError<ErrorResponse>, decoding: Bool = false) -> RequestMetrics {
         if case .cancelled = failure { return finish(.cancelled) }
         return finish(.failed(failure.stage, decoding: decoding))
     }
