@@ -123,22 +123,33 @@ import Testing
     @Test func aCancelledRequestEndsWithACancelledEvent() async throws {
         let server = try TestServer()
         defer { server.stop() }
+        // The `Gate` of the Hostile tests' support.
+        let arrived = Gate()
+        let release = Gate()
+        server.route("/held") { _ in
+            await arrived.open()
+            await release.wait()
+            return echoJSON("/held")
+        }
         let log = EventLog()
         let client = EndpointClient(session: makeMiddlewareTestSession(), eventListener: log)
         let task = Task {
             try await Loopback.$baseURL.withValue(server.baseURL) {
-                try await client.response(with: DelayEndpoint(milliseconds: 2000))
+                try await client.response(with: EchoEndpoint("held"))
             }
         }
-        await log.waitFor { $0.name == "attemptSent" }
+        // Cancelled while the server holds the request: sent, no answer yet.
+        await arrived.wait()
         task.cancel()
-        await #expect(throws: DelayEndpoint.TaskError.self) { try await task.value }
+        await #expect(throws: EchoEndpoint.TaskError.self) { try await task.value }
+        await release.open()
         await log.waitForEnds(1)
         let events = log.events
         #expect(events.last?.name == "cancelled", "\(events.map(\.name))")
         #expect(!events.contains { $0.name == "finished" || $0.name == "failed" })
         guard case .cancelled(let metrics) = events.last?.kind else { return }
         #expect(metrics.attempts.count == 1)
+        #expect(metrics.attempts.first?.statusCode == nil, "no answer came")
     }
 
     @Test func aListenerThatBlocksDoesNotSlowTheRequest() async throws {

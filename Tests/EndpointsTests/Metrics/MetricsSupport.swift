@@ -118,3 +118,4 @@ struct BearerEchoEndpoint: Endpoint {
 func echoJSON(_ path: String) -> TestServer.Response {
     .json(raw: #"{"method":"GET","path":"\#(path)","headers":{}}"#)
 }
+
