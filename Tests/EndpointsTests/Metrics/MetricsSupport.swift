@@ -118,4 +118,3 @@ struct BearerEchoEndpoint: Endpoint {
 func echoJSON(_ path: String) -> TestServer.Response {
     .json(raw: #"{"method":"GET","path":"\#(path)","headers":{}}"#)
 }
-

@@ -9,7 +9,7 @@ final class EventDelivery: @unchecked Sendable {
     // @unchecked Sendable: `buffer` and `scheduled` are read and written only under `lock`
     // (an NSLock); `listener` and `queue` are `let`s of Sendable types.
     private let listener: any RequestEventListener
-    private let queue = DispatchQueue(label: "Endpoints.RequestEvents", qos: .utility)
+    private let queue = DispatchQueue(label: "Endpoints.RequestEvents")
     private let lock = NSLock()
     private var buffer: [Pending] = []
 
