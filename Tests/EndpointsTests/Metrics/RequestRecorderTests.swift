@@ -23,7 +23,8 @@ import Testing
         _ = recording.redirected(status: 307, droppedCredentials: false, at: 1230 * ms)
         _ = recording.headReceived(status: 200, at: 1240 * ms)
         _ = recording.bodyFinished(bytes: 7, at: 1241 * ms)
-        #expect(recording.finish(.decoded, at: 1243 * ms))
+        let ended = recording.finish(.decoded, at: 1243 * ms)
+        #expect(ended)
         let metrics = recording.metrics
         #expect(metrics.attempts.map(\.reason) == [.initial, .retry, .reauthenticated, .redirect])
         #expect(metrics.attempts.map(\.statusCode) == [503, 401, 307, 200])
@@ -39,10 +40,12 @@ import Testing
     @Test func nothingIsRecordedAfterTheEnd() {
         var recording = MetricsRecording(endpointName: "E", start: 0)
         _ = recording.attemptSent(at: 1, authenticationAttempt: 1, bytes: 0)
-        #expect(recording.finish(.cancelled, at: 2))
+        let ended = recording.finish(.cancelled, at: 2)
+        #expect(ended)
         #expect(recording.headReceived(status: 200, at: 3) == nil)
         #expect(recording.attemptSent(at: 4, authenticationAttempt: 1, bytes: 0) == nil)
-        #expect(!recording.finish(.decoded, at: 5))
+        let again = recording.finish(.decoded, at: 5)
+        #expect(!again)
         #expect(recording.metrics.attempts.count == 1)
         #expect(recording.metrics.attempts[0].statusCode == nil)
     }

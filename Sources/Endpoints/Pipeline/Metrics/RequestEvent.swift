@@ -101,7 +101,7 @@ public struct RequestEvent: Sendable, CustomStringConvertible {
 /// let client = EndpointClient(session: .shared, eventListener: SlowRequests())
 /// ```
 ///
-/// Events are handed over on a serial queue of the client's, off the request's path, in order for
+/// Events are handed over on a thread of the client's own, off the request's path, in order for
 /// each request: a listener that takes its time (or blocks) delays later events, never a request.
 /// Without a listener no event is made at all; the metrics are still measured.
 public protocol RequestEventListener: Sendable {
