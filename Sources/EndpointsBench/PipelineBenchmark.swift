@@ -22,16 +22,54 @@ enum PipelineBenchmark {
         }
     }
 
-    static func run(count: Int) async throws {
-        try await run(count: count, label: "NoAuth") { client, base in
+    /// Runs every case, or only the one labelled `only`.
+    static func run(count: Int, only: String? = nil) async throws {
+        if only == nil || only == "recorder" { recorderAlone(count: count * 5) }
+        try await run(count: count, only: only, label: "NoAuth") { client, base in
             _ = try await client.response(with: ItemEndpoint(), environment: base)
         }
-        try await run(count: count, label: "HeaderKeyAuth X-Api-Key") { client, base in
+        try await run(
+            count: count, only: only, label: "NoAuth, with an event listener", eventListener: DiscardingListener()
+        ) {
+            client, base in
+            _ = try await client.response(with: ItemEndpoint(), environment: base)
+        }
+        try await run(count: count, only: only, label: "HeaderKeyAuth X-Api-Key") { client, base in
             _ = try await client.response(with: KeyedItemEndpoint(), environment: base)
         }
-        try await run(count: count, label: "HeaderKeyAuth Bearer") { client, base in
+        try await run(count: count, only: only, label: "HeaderKeyAuth Bearer") { client, base in
             _ = try await client.response(with: BearerItemEndpoint(), environment: base)
         }
+    }
+
+    /// What measuring a request costs when nobody listens, timed alone: the recorder the pipeline
+    /// makes for each request and its reports for one buffered exchange.
+    static func recorderAlone(count: Int) {
+        let request = URLRequest(url: URL(string: "http://127.0.0.1:8080/item")!)
+        let context = RequestContext(endpointName: "ItemEndpoint")
+        var rounds: [Double] = []
+        var attempts = 0
+        for _ in 0..<10 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<count / 10 {
+                let recorder = RequestRecorder(endpointName: "ItemEndpoint")
+                recorder.attemptSent(request, context: context)
+                recorder.headReceived(status: 200, bufferedBytes: 64)
+                attempts &+= recorder.finishDecoded().attemptCount
+            }
+            rounds.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count / 10))
+        }
+        precondition(attempts == count / 10 * 10)
+        print(
+            String(
+                format:
+                    "[recorder] Measuring one request with no listener, alone: %.0f ns per request (median of 10 rounds)",
+                EndToEndBenchmark.median(rounds)))
+    }
+
+    /// Receives every event and keeps none: the cost of making and handing them over.
+    struct DiscardingListener: RequestEventListener {
+        func receive(_ event: RequestEvent) {}
     }
 
     struct KeyedItemEndpoint: Endpoint {
@@ -49,11 +87,13 @@ enum PipelineBenchmark {
     }
 
     static func run(
-        count: Int, label: String, send: @escaping (EndpointClient, URL) async throws -> Void
+        count: Int, only: String?, label: String, eventListener: (any RequestEventListener)? = nil,
+        send: @escaping (EndpointClient, URL) async throws -> Void
     ) async throws {
+        if let only, only != label { return }
         let base = URL(string: "http://127.0.0.1:8080")!
         let url = base.appendingPathComponent("item")
-        let client = EndpointClient(transport: InstantTransport())
+        let client = EndpointClient(transport: InstantTransport(), eventListener: eventListener)
         let transport = InstantTransport()
         let context = RequestContext(endpointName: "ItemEndpoint")
         let decoder = EndToEndBenchmark.decoder

@@ -4,7 +4,8 @@ import Foundation
 //   build  request building, against hand-written URLComponents + URLRequest code
 //   e2e    GET + decode at 1, 4, 16, 64 in flight, on loopback and against a 20 ms backend, against
 //          raw URLSession.data(for:) + JSONDecoder (`--quick` for fewer requests)
-//   pipeline  the pipeline's own CPU per request, over a transport that answers at once
+//   pipeline  the pipeline's own CPU per request, over a transport that answers at once, without
+//          and with an event listener (`--only=NoAuth` and so on: one case, by its label)
 //   auth   a 1,000-request burst with expired tokens, against the same burst with valid tokens
 //   stream a 1 GB download to a file (peak RSS above idle), and server-sent events per second
 //          against a hand-written URLSessionDataDelegate reader, and the SSE and JSON-lines parsers
@@ -18,7 +19,8 @@ if mode == "e2e" || mode == "all" {
     try await EndToEndBenchmark.run(quick: CommandLine.arguments.contains("--quick"))
 }
 if mode == "pipeline" || mode == "all" {
-    try await PipelineBenchmark.run(count: 200_000)
+    let only = CommandLine.arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst("--only=".count)) }
+    try await PipelineBenchmark.run(count: 200_000, only: only)
 }
 if mode == "auth" || mode == "all" {
     try await runAuthBurstBenchmark()

@@ -35,6 +35,7 @@ enum Demo {
         try await AdHocSection.run(tour, client: client)
         try await OAuthSection.run(tour)
         try await CachingSection.run(tour)
+        try await TimelineSection.run(tour)
 
         transcript.plain("\nDone: every section above went through the same pipeline, over real loopback HTTP.")
     }

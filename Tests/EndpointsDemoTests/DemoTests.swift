@@ -80,6 +80,15 @@ import Testing
             "11. An HTTP cache revalidates with a 304",
             #"GET catalog #1 → ["tea", "coffee", "cocoa"], status 200, cache: miss"#,
             #"GET catalog #2 → ["tea", "coffee", "cocoa"], status 200, cache: revalidated"#,
+            "12. One request's timeline: events and metrics",
+            "ServiceStatus +",
+            "attempt sent (initial)",
+            "head received: 503",
+            "retry in 1000.0 ms after status 503",
+            "attempt sent (retry)",
+            #"GET status → "ok", its metrics:"#,
+            "ServiceStatus ",
+            "#2 retry",
         ]
         for part in expected {
             #expect(has(report, part), "missing from the transcript: \(part)")

@@ -62,6 +62,8 @@ public struct RequestContext: Sendable {
     /// Whether the call accepts a 304 (``HTTPCache`` then hands it a 304 it revalidated with,
     /// rather than the stored body).
     var acceptsNotModified = false
+    /// Measures the request and reports its events (see `Pipeline/Metrics`); `nil` outside the pipeline.
+    let recorder: RequestRecorder?
 
     /// Creates a context.
     /// - Parameters:
@@ -84,7 +86,8 @@ public struct RequestContext: Sendable {
         authenticationAttempt: Int,
         isCredentialRefresh: Bool,
         currentCredentials: (@Sendable (URLRequest) -> URLRequest?)?,
-        transfer: Transfer
+        transfer: Transfer,
+        recorder: RequestRecorder? = nil
     ) {
         self.endpointName = endpointName
         self.credentialHeaders = credentialHeaders
@@ -92,6 +95,7 @@ public struct RequestContext: Sendable {
         self.isCredentialRefresh = isCredentialRefresh
         self.currentCredentials = currentCredentials
         self.transfer = transfer
+        self.recorder = recorder
     }
 
     /// The standard credential headers with `names` (any case) added: the standard set itself,

@@ -27,16 +27,27 @@ public struct EndpointClient: Sendable {
     let transport: any HTTPTransport
     /// Middleware for every request this client sends, inside each endpoint's own.
     let middleware: [any Middleware]
+    /// Hands the events of this client's requests to its listener; `nil` without one.
+    let eventDelivery: EventDelivery?
 
-    /// A client that sends through `transport`.
-    public init(transport: any HTTPTransport, middleware: [any Middleware] = []) {
+    /// A client that sends through `transport`; `eventListener` receives the events of every
+    /// request it sends (see <doc:MetricsAndEvents>).
+    public init(
+        transport: any HTTPTransport, middleware: [any Middleware] = [],
+        eventListener: (any RequestEventListener)? = nil
+    ) {
         self.transport = transport
         self.middleware = middleware
+        self.eventDelivery = eventListener.map(EventDelivery.init)
     }
 
-    /// A client that sends through `session` with a ``URLSessionTransport``.
-    public init(session: URLSession, middleware: [any Middleware] = []) {
-        self.init(transport: URLSessionTransport(session: session), middleware: middleware)
+    /// A client that sends through `session` with a ``URLSessionTransport``; `eventListener`
+    /// receives the events of every request it sends.
+    public init(
+        session: URLSession, middleware: [any Middleware] = [], eventListener: (any RequestEventListener)? = nil
+    ) {
+        self.init(
+            transport: URLSessionTransport(session: session), middleware: middleware, eventListener: eventListener)
     }
 }
 
@@ -46,10 +57,13 @@ public struct TypedResponse<Value: Sendable>: Sendable {
     public let value: Value
     /// The HTTP response: status, headers, URL.
     public let httpResponse: HTTPURLResponse
+    /// Where the request's time went: its attempts, waits and decoding (empty for a mocked call).
+    public let metrics: RequestMetrics
 
-    /// Pairs a value with its response.
-    init(value: Value, httpResponse: HTTPURLResponse) {
+    /// Pairs a value with its response and metrics.
+    init(value: Value, httpResponse: HTTPURLResponse, metrics: RequestMetrics = RequestMetrics()) {
         self.value = value
         self.httpResponse = httpResponse
+        self.metrics = metrics
     }
 }

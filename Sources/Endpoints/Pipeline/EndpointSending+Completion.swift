@@ -48,7 +48,8 @@ extension EndpointSending {
             acceptableStatusCodes: base.acceptableStatusCodes,
             decodeResponse: base.decodeResponse,
             decodeError: base.decodeError,
-            mock: base.mock
+            mock: base.mock,
+            eventDelivery: base.eventDelivery
         )
         return PipelineDataTask(request: request, call: prebuilt, transport: client.transport, completion: completion)
     }

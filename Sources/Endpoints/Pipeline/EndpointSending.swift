@@ -65,6 +65,9 @@ extension EndpointSending {
         auth: T.Auth,
         middleware: [any Middleware]
     ) -> PipelineCall<T.Response, T.ErrorResponse> {
-        PipelineCall(endpoint, environment: environment, auth: auth, middleware: endpointClient.middleware + middleware)
+        let client = endpointClient
+        return PipelineCall(
+            endpoint, environment: environment, auth: auth, middleware: client.middleware + middleware,
+            eventDelivery: client.eventDelivery)
     }
 }

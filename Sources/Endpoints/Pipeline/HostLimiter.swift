@@ -178,10 +178,18 @@ enum HostLimiter {
     /// Waits until `request` may go out under `limit`; `bypass` admits it at once without a slot.
     /// Inlined, so that a request admitted at once makes no async call: only one that queues awaits.
     @inline(__always)
-    static func admit(_ request: URLRequest, limit: Limit?, bypass: Bool) async throws -> Admission {
+    static func admit(
+        _ request: URLRequest, limit: Limit?, bypass: Bool, recorder: RequestRecorder? = nil
+    ) async throws -> Admission {
         switch admitNow(request, limit: limit, bypass: bypass) {
-        case .admitted(let admission): return admission
-        case .wait(let key, let owner, let maximum): return try await wait(key, owner: owner, maximum: maximum)
+        case .admitted(let admission):
+            return admission
+        case .wait(let key, let owner, let maximum):
+            // The request's metrics count the wait, and its listener hears of it.
+            recorder?.queued()
+            let admission = try await wait(key, owner: owner, maximum: maximum)
+            recorder?.admitted()
+            return admission
         }
     }
 

@@ -30,14 +30,23 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
     /// What the request carries besides its head, handed to the transport in the context: an
     /// upload's file, a download's destination.
     var transfer = Transfer.none
+    /// Where the request's events go: the client's listener, if it has one.
+    var eventDelivery: EventDelivery?
 
-    /// Runs the request and returns the decoded value with the response it came from.
-    func run(on transport: any HTTPTransport) async throws(Failure) -> (Response, HTTPURLResponse) {
+    /// Runs the request and returns the decoded value with the response it came from and the
+    /// request's metrics (empty for a mocked call).
+    func run(on transport: any HTTPTransport) async throws(Failure) -> (Response, HTTPURLResponse, RequestMetrics) {
         // Read without suspending first: with no mocks installed (production), no call is made.
         if PipelineOverrides.current.mocks != nil, let mocked = await mocked() {
-            return (try mocked.get(), HTTPURLResponse.mocked)
+            return (try mocked.get(), HTTPURLResponse.mocked, RequestMetrics())
         }
-        let (body, response, method) = try await answer(on: transport, exchange: Self.buffered)
+        let recorder = RequestRecorder(endpointName: name, delivery: eventDelivery)
+        let (body, response, method): (ResponseBody, HTTPURLResponse, String)
+        do {
+            (body, response, method) = try await answer(on: transport, exchange: Self.buffered, recorder: recorder)
+        } catch {
+            throw error.attaching(recorder.finish(failure: error))
+        }
         let data: Data
         if let buffered = body.bufferedData {
             data = buffered  // a buffered send's body, or a middleware's answer: no reading to do
@@ -45,10 +54,18 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
             do {
                 data = try await body.collect()
             } catch {
-                throw Failure(error)
+                let failure = Failure(error)
+                throw failure.attaching(recorder.finish(failure: failure))
             }
+            recorder.bodyFinished(bytes: data.count)
         }
-        return (try validate(data, response: response, method: method), response)
+        // Decoding is timed from the body's end, which the recorder knows: no clock read here.
+        do {
+            let value = try validate(data, response: response, method: method)
+            return (value, response, recorder.finish(.decoded))
+        } catch {
+            throw error.attaching(recorder.finish(failure: error, decoding: true))
+        }
     }
 
     /// The task's mocked outcome for this call, if it has one.
@@ -76,9 +93,12 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
 
     /// Build → authenticate (renewing once when the method asks) → middleware → `exchange`:
     /// the answer the middleware chain returned, with the method that was sent.
+    ///
+    /// `recorder` measures the request and reports its events; `nil` for none.
     func answer(
         on transport: any HTTPTransport,
-        exchange: @escaping Exchange
+        exchange: @escaping Exchange,
+        recorder: RequestRecorder? = nil
     ) async throws(Failure) -> (ResponseBody, HTTPURLResponse, method: String) {
         if Task.isCancelled { throw .cancelled }
 
@@ -88,6 +108,7 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
         } catch {
             throw .endpointError(error)
         }
+        recorder?.started(request)
 
         let transport = PipelineOverrides.current.transport ?? transport
         // A token refresh never queues: the requests ahead of it would all be waiting for it.
@@ -99,11 +120,14 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
         var attempt = 1
         while true {
             let authenticated: URLRequest
+            // `NoAuth` waits for nothing: no clock to read.
+            let authenticating = setsHeaders ? RequestRecorder.now() : 0
             do {
                 authenticated = try await auth.authenticate(request: request)
             } catch {
                 throw Task.isCancelled ? .cancelled : .authenticationError(error)
             }
+            if setsHeaders { recorder?.authenticated(since: authenticating) }
             var context = RequestContext(
                 endpointName: name,
                 // The headers the method set are its credentials, whatever their names: a redirect
@@ -114,18 +138,22 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
                 authenticationAttempt: attempt,
                 isCredentialRefresh: isRefresh,
                 currentCredentials: currentCredentials,
-                transfer: transfer
+                transfer: transfer,
+                recorder: recorder
             )
             context.acceptsNotModified = acceptableStatusCodes.contains(304)
             let (body, response) = try await chain(
                 authenticated, context: context, transport: transport, exchange: exchange)
             if attempt == 1, auth.shouldReauthenticate(for: authenticated, response: response) {
                 body.cancel()
+                recorder?.refreshStarted()
                 do {
                     try await auth.reauthenticate(after: authenticated)
                 } catch {
+                    recorder?.refreshEnded()
                     throw Task.isCancelled ? .cancelled : .authenticationError(error)
                 }
+                recorder?.refreshEnded()
                 attempt += 1
                 continue
             }
@@ -221,7 +249,11 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
         exchange: Exchange
     ) async throws -> (ResponseBody, HTTPURLResponse) {
         try HeaderValidation.validate(request)
-        return try await exchange(transport, request, context)
+        guard let recorder = context.recorder else { return try await exchange(transport, request, context) }
+        recorder.attemptSent(request, context: context)
+        let (body, response) = try await exchange(transport, request, context)
+        recorder.headReceived(status: response.statusCode, bufferedBytes: body.bufferedData?.count)
+        return (body, response)
     }
 
     /// Validates the status and decodes the body: the typed response for an accepted status, the
@@ -260,12 +292,13 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
 }
 
 extension PipelineCall {
-    /// The call that sends `endpoint`.
+    /// The call that sends `endpoint`, its events going to `eventDelivery`.
     init<T: Endpoint>(
         _ endpoint: T,
         environment: T.Server.Environments,
         auth: T.Auth,
-        middleware: [any Middleware]
+        middleware: [any Middleware],
+        eventDelivery: EventDelivery? = nil
     ) where Response == T.Response, ErrorResponse == T.ErrorResponse {
         SharedInstanceCheck.assertShared(T.self)
         let definition = T.definition
@@ -278,7 +311,8 @@ extension PipelineCall {
             acceptableStatusCodes: definition.acceptedStatusCodes,
             decodeResponse: { data, response in try endpoint.decodeResponse(data, response: response) },
             decodeError: { data in try T.errorDecoder.decode(T.ErrorResponse.self, from: data) },
-            mock: { mocks in await mocks.resolve(endpoint) }
+            mock: { mocks in await mocks.resolve(endpoint) },
+            eventDelivery: eventDelivery
         )
     }
 }

@@ -59,6 +59,18 @@ struct RedirectPolicy: Sendable {
         return next
     }
 
+    /// Whether `next` lost a header `current` carried: the credentials dropped for another origin
+    /// (the only headers ``nextRequest(after:status:target:)`` removes besides a body's).
+    static func droppedCredentials(from current: URLRequest, to next: URLRequest) -> Bool {
+        let before = current.allHTTPHeaderFields?.count ?? 0
+        let after = next.allHTTPHeaderFields?.count ?? 0
+        let bodyHeaders = ["Content-Type", "Content-Length", "Content-Encoding", "Transfer-Encoding"]
+        let droppedBody = bodyHeaders.filter {
+            current.value(forHTTPHeaderField: $0) != nil && next.value(forHTTPHeaderField: $0) == nil
+        }.count
+        return before - droppedBody > after
+    }
+
     /// Scheme, host and port, with the scheme's default port filled in (RFC 6454).
     struct Origin: Hashable, Sendable {
         let scheme: String
@@ -86,10 +98,13 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
 
     private let policy: RedirectPolicy
     private let state: Locked<State>
+    /// Hears of each hop followed (and on Apple platforms of the system's metrics).
+    let recorder: RequestRecorder?
 
-    init(original: URLRequest, credentialHeaders: Set<String>) {
+    init(original: URLRequest, credentialHeaders: Set<String>, recorder: RequestRecorder? = nil) {
         policy = RedirectPolicy(original: original, credentialHeaders: credentialHeaders)
         state = Locked(State(current: original))
+        self.recorder = recorder
     }
 
     /// Whether the task was stopped for redirecting too often.
@@ -166,6 +181,7 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
                 state.exceeded = true
                 return nil
             }
+            let before = state.current
             let base = response.url ?? state.current.url
             let target =
                 base.flatMap { base in
@@ -174,6 +190,9 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
                     }
                 } ?? request.url
             state.current = policy.nextRequest(after: state.current, status: response.statusCode, target: target)
+            recorder?.redirected(
+                status: response.statusCode,
+                droppedCredentials: RedirectPolicy.droppedCredentials(from: before, to: state.current))
             #if canImport(FoundationNetworking)
                 // corelibs drops the body of every redirect it follows for a delegate.
                 if state.current.httpBody?.isEmpty == false {

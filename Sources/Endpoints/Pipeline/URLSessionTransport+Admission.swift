@@ -18,7 +18,8 @@ extension URLSessionTransport {
     /// Inlined, so that a request admitted at once makes no async call: only one that queues awaits.
     @inline(__always)
     func admit(_ request: URLRequest, context: RequestContext) async throws -> (URLRequest, HostLimiter.Admission) {
-        let admission = try await HostLimiter.admit(request, limit: hostLimit, bypass: context.isCredentialRefresh)
+        let admission = try await HostLimiter.admit(
+            request, limit: hostLimit, bypass: context.isCredentialRefresh, recorder: context.recorder)
         guard admission.waited else { return (request, admission) }
         // A slot freed as the task was cancelled is handed on at once: a cancelled request is never sent.
         if Task.isCancelled {

@@ -123,7 +123,8 @@ public struct URLSessionTransport: HTTPTransport {
         // A completion-handler task, not corelibs' `data(for:)`: cancelling a task that awaits
         // `data(for:)` while its transfer completes deadlocks every session in the process (see
         // ``DataTaskCall``).
-        let call = DataTaskCall(request: request, credentialHeaders: context.credentialHeaders)
+        let call = DataTaskCall(
+            request: request, credentialHeaders: context.credentialHeaders, recorder: context.recorder)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 call.start(on: session, continuation: continuation)
@@ -163,9 +164,12 @@ final class DataTaskCall: Sendable {
     private let state: Locked<TransferState<URLSessionDataTask, Completion>>
     private let deadline: TimeInterval
 
-    /// A call for `request` that drops `credentialHeaders` on a redirect to another origin.
-    convenience init(request: URLRequest, credentialHeaders: Set<String>) {
-        self.init(request: request, redirects: RedirectGuard(original: request, credentialHeaders: credentialHeaders))
+    /// A call for `request` that drops `credentialHeaders` on a redirect to another origin and
+    /// reports its hops (and, on Apple platforms, the system's metrics) to `recorder`.
+    convenience init(request: URLRequest, credentialHeaders: Set<String>, recorder: RequestRecorder? = nil) {
+        self.init(
+            request: request,
+            redirects: RedirectGuard(original: request, credentialHeaders: credentialHeaders, recorder: recorder))
     }
 
     /// A call that sends `request` under an existing redirect guard (the hops so far count).

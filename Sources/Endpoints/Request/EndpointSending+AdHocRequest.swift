@@ -45,16 +45,18 @@ extension EndpointSending {
     public func typedResponse<Response, ErrorResponse>(
         for request: AdHocRequest<Response, ErrorResponse>
     ) async throws(EndpointTaskError<ErrorResponse>) -> TypedResponse<Response> {
-        let (value, response) = try await send(request)
-        return TypedResponse(value: value, httpResponse: response)
+        let (value, response, metrics) = try await send(request)
+        return TypedResponse(value: value, httpResponse: response, metrics: metrics)
     }
 
     /// Runs `request` through the client's middleware and transport.
     private func send<Response, ErrorResponse>(
         _ request: AdHocRequest<Response, ErrorResponse>
-    ) async throws(EndpointTaskError<ErrorResponse>) -> (Response, HTTPURLResponse) {
+    ) async throws(EndpointTaskError<ErrorResponse>) -> (Response, HTTPURLResponse, RequestMetrics) {
         let client = endpointClient
-        return try await request.call(middleware: client.middleware).run(on: client.transport)
+        var call = request.call(middleware: client.middleware)
+        call.eventDelivery = client.eventDelivery
+        return try await call.run(on: client.transport)
     }
 
     /// Creates a data task for `request`; call `resume()` to send it, `cancel()` to cancel it.
@@ -118,7 +120,8 @@ extension EndpointSending {
             acceptableStatusCodes: call.acceptableStatusCodes,
             decodeResponse: call.decodeResponse,
             decodeError: call.decodeError,
-            mock: call.mock
+            mock: call.mock,
+            eventDelivery: client.eventDelivery
         )
         return PipelineDataTask(request: built, call: prebuilt, transport: client.transport, completion: completion)
     }

@@ -65,6 +65,7 @@ extension URLSessionTransport {
             request: request,
             credentialHeaders: context.credentialHeaders,
             transfer: context.transfer,
+            recorder: context.recorder,
             bufferLimit: ResponseBody.defaultBufferLimit
         )
         return try await withTaskCancellationHandler {

@@ -114,7 +114,7 @@ public struct PageSequence<T: PaginatedEndpoint>: AsyncSequence, Sendable {
                 }
             }
             next = .none
-            let (page, response) = try await call.run(on: pages.client.transport)
+            let (page, response, _) = try await call.run(on: pages.client.transport)
             next = current.nextPage(after: page, response: response)
             return page
         }

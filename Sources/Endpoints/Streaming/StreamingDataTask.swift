@@ -69,10 +69,14 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
 
     /// A task for `request`, carrying what its context says besides the head (an upload's file, a
     /// download).
-    init(request: URLRequest, credentialHeaders: Set<String>, transfer: Transfer, bufferLimit: Int) {
+    /// `recorder` hears of its redirect hops.
+    init(
+        request: URLRequest, credentialHeaders: Set<String>, transfer: Transfer, recorder: RequestRecorder? = nil,
+        bufferLimit: Int
+    ) {
         self.request = request
         self.upload = transfer.upload
-        self.redirects = RedirectGuard(original: request, credentialHeaders: credentialHeaders)
+        self.redirects = RedirectGuard(original: request, credentialHeaders: credentialHeaders, recorder: recorder)
         self.buffer = BodyBuffer(limit: bufferLimit)
         let timeout = request.timeoutInterval
         self.timeout = timeout

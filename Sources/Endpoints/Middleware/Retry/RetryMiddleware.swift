@@ -179,7 +179,17 @@ public struct RetryMiddleware: Middleware {
                 return try outcome.get()
             }
             try Task.checkCancellation()
+            context.recorder?.retryScheduled(reason: Self.reason(for: outcome), delay: wait)
             try await clock.sleep(seconds: wait)
+        }
+    }
+
+    /// Why a retry is made, for the request's events: `status 503`, `URLError -1001`.
+    static func reason(for outcome: Result<(Data, HTTPURLResponse), any Error>) -> String {
+        switch outcome {
+        case .success((_, let response)): "status \(response.statusCode)"
+        case .failure(let error as URLError): "URLError \(error.code.rawValue)"
+        case .failure: "error"
         }
     }
 

@@ -1,0 +1,163 @@
+import Foundation
+
+/// The state of one request's measurements, changed only through its actions, each of which
+/// returns the event it makes (if any); ``finish(_:at:)`` says whether the request ended then, and
+/// the recorder makes its closing events. Times are monotonic nanoseconds; nothing changes once
+/// the request finished. ``RequestRecorder`` holds it under its lock; tests drive it alone.
+struct MetricsRecording {
+    typealias Kind = RequestEvent.Kind
+
+    /// How a request ended.
+    enum Outcome {
+        /// Decoded: decoding took from the end of the body to the end.
+        case decoded
+        /// Failed at `stage`; `decoding` when it failed decoding (or validating) the body.
+        case failed(RequestStage, decoding: Bool)
+        case cancelled
+    }
+
+    private(set) var metrics = RequestMetrics()
+    let start: UInt64
+    private(set) var isFinished = false
+    /// When the open attempt went out (after any wait for a slot), and when its head and body came.
+    private var sentAt: UInt64 = 0
+    private var headAt: UInt64 = 0
+    private var bodyAt: UInt64 = 0
+    private var queuedAt: UInt64?
+    private var refreshStartedAt: UInt64?
+    /// The wait a retrying middleware scheduled before the next send.
+    private var pendingRetryDelay: TimeInterval?
+    /// The pipeline's authentication round (``RequestContext/authenticationAttempt``) of the last send.
+    private var authenticationRound = 1
+    /// The index of the attempt the transport's current task began with (a task's redirect hops follow it).
+    private(set) var taskFirstAttempt = 0
+
+    init(endpointName: String, start: UInt64) {
+        self.start = start
+        metrics.endpointName = endpointName
+    }
+
+    private func seconds(_ nanoseconds: UInt64) -> TimeInterval { TimeInterval(nanoseconds) / 1e9 }
+    private func since(_ earlier: UInt64, _ now: UInt64) -> TimeInterval { seconds(now &- earlier) }
+
+    mutating func authenticated(waited nanoseconds: UInt64) -> Kind? {
+        guard !isFinished else { return nil }
+        metrics.authentication += seconds(nanoseconds)
+        return .authenticated(waited: seconds(nanoseconds))
+    }
+
+    mutating func refreshStarted(at now: UInt64) -> Kind? {
+        guard !isFinished else { return nil }
+        metrics.refreshes += 1
+        refreshStartedAt = now
+        return .refreshStarted
+    }
+
+    mutating func refreshEnded(at now: UInt64) -> Kind? {
+        guard !isFinished, let started = refreshStartedAt else { return nil }
+        refreshStartedAt = nil
+        metrics.refreshing += since(started, now)
+        return .refreshEnded
+    }
+
+    /// A send reached the last step before the transport.
+    mutating func attemptSent(at now: UInt64, authenticationAttempt: Int, bytes: Int) -> Kind? {
+        guard !isFinished else { return nil }
+        let reason: RequestMetrics.Attempt.Reason
+        if metrics.attemptCount == 0 {
+            reason = .initial
+        } else if authenticationAttempt != authenticationRound {
+            reason = .reauthenticated
+        } else {
+            reason = .retry
+        }
+        authenticationRound = authenticationAttempt
+        var attempt = RequestMetrics.Attempt(reason: reason, start: since(start, now))
+        attempt.bytesSent = bytes
+        if reason == .retry { attempt.retryDelay = pendingRetryDelay }
+        pendingRetryDelay = nil
+        taskFirstAttempt = metrics.attemptCount
+        metrics.appendAttempt(attempt)
+        sentAt = now
+        return .attemptSent(reason: reason)
+    }
+
+    mutating func queued(at now: UInt64) -> Kind? {
+        guard !isFinished else { return nil }
+        queuedAt = now
+        return .queued
+    }
+
+    mutating func admitted(at now: UInt64) -> Kind? {
+        guard !isFinished, let queuedAt, metrics.attemptCount > 0 else { return nil }
+        self.queuedAt = nil
+        let waited = since(queuedAt, now)
+        metrics.updateLastAttempt { $0.queued += waited }
+        sentAt = now
+        return .admitted(waited: waited)
+    }
+
+    /// The transport followed a redirect: the open attempt ended with `status`, a hop begins.
+    mutating func redirected(status: Int, droppedCredentials: Bool, at now: UInt64) -> Kind? {
+        guard !isFinished, metrics.attemptCount > 0 else { return nil }
+        let waited = since(sentAt, now)
+        metrics.updateLastAttempt { attempt in
+            attempt.statusCode = status
+            attempt.waitingForHead = waited
+        }
+        metrics.appendAttempt(RequestMetrics.Attempt(reason: .redirect, start: since(start, now)))
+        sentAt = now
+        return .redirectFollowed(status: status, droppedCredentials: droppedCredentials)
+    }
+
+    mutating func headReceived(status: Int, at now: UInt64) -> Kind? {
+        guard !isFinished, metrics.attemptCount > 0 else { return nil }
+        let waited = since(sentAt, now)
+        metrics.updateLastAttempt { attempt in
+            attempt.statusCode = status
+            attempt.waitingForHead = waited
+        }
+        headAt = now
+        bodyAt = now
+        return .headReceived(status: status)
+    }
+
+    mutating func bodyFinished(bytes: Int, at now: UInt64) -> Kind? {
+        guard !isFinished, metrics.attemptCount > 0 else { return nil }
+        let receiving = since(headAt, now)
+        metrics.updateLastAttempt { attempt in
+            attempt.bytesReceived = bytes
+            attempt.receivingBody = receiving
+        }
+        bodyAt = now
+        return .bodyFinished(bytes: bytes)
+    }
+
+    mutating func retryScheduled(reason: String, delay: TimeInterval) -> Kind? {
+        guard !isFinished else { return nil }
+        pendingRetryDelay = delay
+        return .retryScheduled(reason: reason, delay: delay)
+    }
+
+    /// What the system measured for the current task's attempts, its redirect hops in order.
+    mutating func connections(_ connections: [RequestMetrics.ConnectionMetrics]) {
+        guard !isFinished else { return }
+        for (offset, connection) in connections.enumerated() {
+            metrics.updateAttempt(at: taskFirstAttempt + offset) { $0.connection = connection }
+        }
+    }
+
+    /// Ends the request; `false` when it had ended already (nothing changes then).
+    mutating func finish(_ outcome: Outcome, at now: UInt64) -> Bool {
+        guard !isFinished else { return false }
+        isFinished = true
+        metrics.duration = since(start, now)
+        switch outcome {
+        case .decoded, .failed(_, decoding: true):
+            metrics.decoding = since(bodyAt, now)
+        case .failed, .cancelled:
+            break
+        }
+        return true
+    }
+}
