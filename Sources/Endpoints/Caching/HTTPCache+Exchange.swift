@@ -13,7 +13,9 @@ extension HTTPCache {
         context: RequestContext,
         next: @escaping @Sendable (URLRequest) async throws -> (ResponseBody, HTTPURLResponse)
     ) async throws -> (ResponseBody, HTTPURLResponse) {
-        try await handle(request, context: context, mayDetach: true, next: next)
+        let (body, response) = try await handle(request, context: context, mayDetach: true, next: next)
+        Self.report(response, to: context)
+        return (body, response)
     }
 
     /// Answers `request` with the body in memory, when the cache is called as a plain
@@ -29,8 +31,16 @@ extension HTTPCache {
                 let (data, response) = try await next(request)
                 return (ResponseBody(data), response)
             }
+            Self.report(response, to: context)
             return (try await body.collect(), response)
         }
+    }
+
+    /// Tells the request's metrics what the cache did (read back from the answer's `Cache-Status`,
+    /// which every path through the lookup sets).
+    private static func report(_ response: HTTPURLResponse, to context: RequestContext) {
+        guard let recorder = context.recorder, let outcome = response.cacheOutcome else { return }
+        recorder.cacheAnswered(outcome)
     }
 
     /// The lookup; `mayDetach` says whether `next` may be called after it returns.

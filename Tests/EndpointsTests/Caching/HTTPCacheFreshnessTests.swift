@@ -29,6 +29,22 @@ import Testing
         #expect(thirdResponse.cacheOutcome == .miss)
     }
 
+    /// The request's metrics say what the cache did: a miss is one attempt, a fresh hit none.
+    @Test func theMetricsCarryTheCacheOutcome() async throws {
+        let fixture = try CacheFixture()
+        fixture.route("/metered") { _, index in .text("v\(index)", [("Cache-Control", "max-age=60")]) }
+        let request = Request<Data>.get(RequestTarget(fixture.server.url("/metered").absoluteString))
+        let first = try await fixture.client.typedResponse(for: request)
+        let second = try await fixture.client.typedResponse(for: request)
+        #expect(first.metrics.cache == .miss)
+        #expect(first.metrics.attempts.map(\.statusCode) == [200])
+        #expect(second.metrics.cache == .hit)
+        #expect(second.metrics.attempts.isEmpty)
+        #expect(second.metrics.decoding.map { $0 <= second.metrics.duration } == true)
+        let plain = try await EndpointClient(session: fixture.session).typedResponse(for: request)
+        #expect(plain.metrics.cache == nil)
+    }
+
     @Test func expiresAndAgeSetTheLifetime() async throws {
         let fixture = try CacheFixture()
         let now = fixture.clock.withLock { $0 }

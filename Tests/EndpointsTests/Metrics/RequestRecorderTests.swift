@@ -63,6 +63,35 @@ import Testing
         #expect(text.contains("42 B received"))
     }
 
+    /// A fresh hit makes no attempt: the cache's answer is where decoding is timed from.
+    @Test func aCacheHitHasNoAttemptAndTimesDecodingFromTheAnswer() {
+        var recording = MetricsRecording(endpointName: "E", start: 1000 * ms)
+        recording.cacheAnswered(.hit, at: 1001 * ms)
+        _ = recording.finish(.decoded, at: 1003 * ms)
+        #expect(recording.metrics.attempts.isEmpty)
+        #expect(recording.metrics.cache == .hit)
+        #expect(recording.metrics.decoding == 0.002)
+        #expect(recording.metrics.description.contains("cache: hit"))
+    }
+
+    /// A revalidation keeps the attempt's own times; a middleware's answer without any send has
+    /// no body to time decoding from.
+    @Test func aRevalidationKeepsItsAttemptAndAnAnswerWithoutASendHasNoDecodingTime() {
+        var revalidated = MetricsRecording(endpointName: "E", start: 1000 * ms)
+        _ = revalidated.attemptSent(at: 1001 * ms, authenticationAttempt: 1, bytes: 0)
+        _ = revalidated.headReceived(status: 304, at: 1005 * ms)
+        revalidated.cacheAnswered(.revalidated, at: 1006 * ms)
+        _ = revalidated.finish(.decoded, at: 1007 * ms)
+        #expect(revalidated.metrics.attempts.map(\.statusCode) == [304])
+        #expect(revalidated.metrics.cache == .revalidated)
+        #expect(revalidated.metrics.decoding == 0.002)
+
+        var answered = MetricsRecording(endpointName: "E", start: 1000 * ms)
+        _ = answered.finish(.decoded, at: 1003 * ms)
+        #expect(answered.metrics.decoding == nil)
+        #expect(answered.metrics.cache == nil)
+    }
+
     @Test func theRecorderMeasuresWithoutAListener() {
         let recorder = RequestRecorder(endpointName: "E", delivery: nil)
         #expect(recorder.id == 0)

@@ -147,14 +147,29 @@ struct MetricsRecording {
         }
     }
 
-    /// Ends the request; `false` when it had ended already (nothing changes then).
+    /// An ``HTTPCache`` answered with `outcome`. An answer from the store (no send, or none
+    /// after the last) is the body's end that decoding is timed from.
+    mutating func cacheAnswered(_ outcome: HTTPCache.Outcome, at now: UInt64) {
+        guard !isFinished else { return }
+        metrics.cache = outcome
+        switch outcome {
+        case .hit, .stale, .offline:
+            headAt = now
+            bodyAt = now
+        case .revalidated, .miss, .bypass:
+            break
+        }
+    }
+
+    /// Ends the request; `false` when it had ended already (nothing changes then). Decoding is
+    /// timed only when a body was seen: a middleware's own answer has none to time from.
     mutating func finish(_ outcome: Outcome, at now: UInt64) -> Bool {
         guard !isFinished else { return false }
         isFinished = true
         metrics.duration = since(start, now)
         switch outcome {
         case .decoded, .failed(_, decoding: true):
-            metrics.decoding = since(bodyAt, now)
+            if bodyAt != 0 { metrics.decoding = since(bodyAt, now) }
         case .failed, .cancelled:
             break
         }

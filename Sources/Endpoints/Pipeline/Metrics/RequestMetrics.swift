@@ -95,6 +95,10 @@ public struct RequestMetrics: Sendable, CustomStringConvertible {
     public internal(set) var duration: TimeInterval = 0
     /// The endpoint's name, e.g. `ProfileEndpoint`.
     public internal(set) var endpointName: String = ""
+    /// What an ``HTTPCache`` did for the response: `.hit` (with no attempt at all), `.revalidated`,
+    /// `.miss` and so on; `nil` when no cache handled it. The same as the response's
+    /// `HTTPURLResponse.cacheOutcome`.
+    public internal(set) var cache: HTTPCache.Outcome?
 
     /// How many sends there were.
     package private(set) var attemptCount = 0
@@ -125,6 +129,7 @@ public struct RequestMetrics: Sendable, CustomStringConvertible {
             "\(endpointName) \(Self.ms(duration)), \(attempts.count) attempt\(attempts.count == 1 ? "" : "s")"
         ]
         if authentication > 0 { lines.append("  authentication \(Self.ms(authentication))") }
+        if let cache { lines.append("  cache: \(cache.rawValue)") }
         for (index, attempt) in attempts.enumerated() {
             var line = "  #\(index + 1) \(attempt.reason.rawValue)  +\(Self.ms(attempt.start))"
             if let delay = attempt.retryDelay { line += "  after \(Self.ms(delay))" }

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// Without a listener it only measures (a few clock reads and locked updates); with one, each
 /// report becomes a ``RequestEvent`` for the client's ``EventDelivery``. Nothing is reported
-/// after the request finished. The cache (issue 26) reports its outcome here once it lands.
+/// after the request finished. ``HTTPCache`` reports its outcome here.
 package final class RequestRecorder: @unchecked Sendable {
     // @unchecked Sendable: `state` is read and written only under `lock` (an NSLock); the other
     // stored properties are `let`s of Sendable types.
@@ -134,6 +134,14 @@ package final class RequestRecorder: @unchecked Sendable {
 
     func retryScheduled(reason: String, delay: TimeInterval) {
         record { state, _ in state.retryScheduled(reason: reason, delay: delay) }
+    }
+
+    /// What ``HTTPCache`` did; not an event of its own: the closing event's metrics carry it.
+    func cacheAnswered(_ outcome: HTTPCache.Outcome) {
+        let now = Self.now()
+        lock.lock()
+        state.cacheAnswered(outcome, at: now)
+        lock.unlock()
     }
 
     func connections(_ connections: [RequestMetrics.ConnectionMetrics]) {
