@@ -58,12 +58,14 @@ public struct TypedResponse<Value: Sendable>: Sendable {
     /// The HTTP response: status, headers, URL.
     public let httpResponse: HTTPURLResponse
     /// Where the request's time went: its attempts, waits and decoding (empty for a mocked call).
-    public let metrics: RequestMetrics
+    public var metrics: RequestMetrics { recorder?.metrics ?? RequestMetrics() }
+    /// The finished request's recorder, which holds its metrics: they are copied out only when read.
+    private let recorder: RequestRecorder?
 
-    /// Pairs a value with its response and metrics.
-    init(value: Value, httpResponse: HTTPURLResponse, metrics: RequestMetrics = RequestMetrics()) {
+    /// Pairs a value with its response and the recorder of the request that got it.
+    init(value: Value, httpResponse: HTTPURLResponse, recorder: RequestRecorder? = nil) {
         self.value = value
         self.httpResponse = httpResponse
-        self.metrics = metrics
+        self.recorder = recorder
     }
 }

@@ -73,9 +73,9 @@ extension EndpointSending {
         middleware: [any Middleware] = []
     ) async throws(T.TaskError) -> TypedResponse<T.Response> {
         let client = endpointClient
-        let (value, response, metrics) = try await client.call(
+        let (value, response, recorder) = try await client.call(
             endpoint, environment: environment, auth: auth, middleware: middleware
         ).run(on: client.transport)
-        return TypedResponse(value: value, httpResponse: response, metrics: metrics)
+        return TypedResponse(value: value, httpResponse: response, recorder: recorder)
     }
 }

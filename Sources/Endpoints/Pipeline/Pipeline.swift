@@ -34,11 +34,12 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
     var eventDelivery: EventDelivery?
 
     /// Runs the request and returns the decoded value with the response it came from and the
-    /// request's metrics (empty for a mocked call).
-    func run(on transport: any HTTPTransport) async throws(Failure) -> (Response, HTTPURLResponse, RequestMetrics) {
+    /// finished recorder holding the request's metrics (`nil` for a mocked call). The metrics stay
+    /// in the recorder until read: a caller that does not read them copies nothing.
+    func run(on transport: any HTTPTransport) async throws(Failure) -> (Response, HTTPURLResponse, RequestRecorder?) {
         // Read without suspending first: with no mocks installed (production), no call is made.
         if PipelineOverrides.current.mocks != nil, let mocked = await mocked() {
-            return (try mocked.get(), HTTPURLResponse.mocked, RequestMetrics())
+            return (try mocked.get(), HTTPURLResponse.mocked, nil)
         }
         let recorder = RequestRecorder(endpointName: name, delivery: eventDelivery)
         let (body, response, method): (ResponseBody, HTTPURLResponse, String)
@@ -62,7 +63,8 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
         // Decoding is timed from the body's end, which the recorder knows: no clock read here.
         do {
             let value = try validate(data, response: response, method: method)
-            return (value, response, recorder.finish(.decoded))
+            recorder.finishDecoded()
+            return (value, response, recorder)
         } catch {
             throw error.attaching(recorder.finish(failure: error, decoding: true))
         }

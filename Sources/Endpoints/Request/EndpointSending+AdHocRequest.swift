@@ -45,14 +45,14 @@ extension EndpointSending {
     public func typedResponse<Response, ErrorResponse>(
         for request: AdHocRequest<Response, ErrorResponse>
     ) async throws(EndpointTaskError<ErrorResponse>) -> TypedResponse<Response> {
-        let (value, response, metrics) = try await send(request)
-        return TypedResponse(value: value, httpResponse: response, metrics: metrics)
+        let (value, response, recorder) = try await send(request)
+        return TypedResponse(value: value, httpResponse: response, recorder: recorder)
     }
 
     /// Runs `request` through the client's middleware and transport.
     private func send<Response, ErrorResponse>(
         _ request: AdHocRequest<Response, ErrorResponse>
-    ) async throws(EndpointTaskError<ErrorResponse>) -> (Response, HTTPURLResponse, RequestMetrics) {
+    ) async throws(EndpointTaskError<ErrorResponse>) -> (Response, HTTPURLResponse, RequestRecorder?) {
         let client = endpointClient
         var call = request.call(middleware: client.middleware)
         call.eventDelivery = client.eventDelivery

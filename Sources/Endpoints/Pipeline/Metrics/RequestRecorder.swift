@@ -153,12 +153,19 @@ package final class RequestRecorder: @unchecked Sendable {
     /// Ends the request and returns its metrics; its last events go to the listener.
     @discardableResult
     func finish(_ outcome: MetricsRecording.Outcome) -> RequestMetrics {
+        end(outcome)
+        return metrics
+    }
+
+    /// Ends the request; its last events go to the listener. The metrics are copied out only for
+    /// them: a decoded response reads them from the recorder when asked (``TypedResponse/metrics``).
+    private func end(_ outcome: MetricsRecording.Outcome) {
         let now = Self.now()
         lock.lock()
         let ended = state.finish(outcome, at: now)
-        let metrics = state.metrics
         lock.unlock()
-        guard ended, let delivery else { return metrics }
+        guard ended, let delivery else { return }
+        let metrics = self.metrics
         switch outcome {
         case .decoded:
             emit(.decoded, at: now, to: delivery)
@@ -169,15 +176,13 @@ package final class RequestRecorder: @unchecked Sendable {
         case .cancelled:
             emit(.cancelled(metrics), at: now, to: delivery)
         }
-        return metrics
     }
 }
 
 extension RequestRecorder {
-    /// Ends a request that was decoded, as the pipeline does.
-    @discardableResult
-    package func finishDecoded() -> RequestMetrics {
-        finish(.decoded)
+    /// Ends a request that was decoded, as the pipeline does: its metrics stay in the recorder.
+    package func finishDecoded() {
+        end(.decoded)
     }
 
     /// The stage a failure of the pipeline ends at, and whether it is a cancellation.
