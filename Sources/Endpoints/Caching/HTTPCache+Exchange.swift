@@ -13,9 +13,7 @@ extension HTTPCache {
         context: RequestContext,
         next: @escaping @Sendable (URLRequest) async throws -> (ResponseBody, HTTPURLResponse)
     ) async throws -> (ResponseBody, HTTPURLResponse) {
-        let (body, response) = try await handle(request, context: context, mayDetach: true, next: next)
-        Self.report(response, to: context)
-        return (body, response)
+        try await handle(request, context: context, mayDetach: true, next: next)
     }
 
     /// Answers `request` with the body in memory, when the cache is called as a plain
@@ -31,20 +29,24 @@ extension HTTPCache {
                 let (data, response) = try await next(request)
                 return (ResponseBody(data), response)
             }
-            Self.report(response, to: context)
             return (try await body.collect(), response)
         }
     }
 
-    /// Tells the request's metrics what the cache did (read back from the answer's `Cache-Status`,
-    /// which every path through the lookup sets).
-    private static func report(_ response: HTTPURLResponse, to context: RequestContext) {
-        guard let recorder = context.recorder, let outcome = response.cacheOutcome else { return }
-        recorder.cacheAnswered(outcome)
+    /// The lookup, whose outcome the request's metrics are told (read back from the answer's
+    /// `Cache-Status`, which every path through the lookup sets); `mayDetach` says whether `next`
+    /// may be called after it returns.
+    private func handle(
+        _ request: URLRequest, context: RequestContext, mayDetach: Bool, next: @escaping Next
+    ) async throws -> (ResponseBody, HTTPURLResponse) {
+        let (body, response) = try await lookup(request, context: context, mayDetach: mayDetach, next: next)
+        if let recorder = context.recorder, let outcome = response.cacheOutcome {
+            recorder.cacheAnswered(outcome)
+        }
+        return (body, response)
     }
 
-    /// The lookup; `mayDetach` says whether `next` may be called after it returns.
-    private func handle(
+    private func lookup(
         _ request: URLRequest, context: RequestContext, mayDetach: Bool, next: @escaping Next
     ) async throws -> (ResponseBody, HTTPURLResponse) {
         let method = request.httpMethod?.uppercased() ?? "GET"
