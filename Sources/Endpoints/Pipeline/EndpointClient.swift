@@ -29,6 +29,9 @@ public struct EndpointClient: Sendable {
     let middleware: [any Middleware]
     /// Hands the events of this client's requests to its listener; `nil` without one.
     let eventDelivery: EventDelivery?
+    /// Whether this client's requests are measured (``TypedResponse/metrics``): always, except
+    /// for `endpoints-bench`, which turns it off in alternate rounds to time what measuring costs.
+    package var measuresRequests = true
 
     /// A client that sends through `transport`; `eventListener` receives the events of every
     /// request it sends (see <doc:MetricsAndEvents>).
@@ -62,10 +65,12 @@ public struct TypedResponse<Value: Sendable>: Sendable {
     /// The finished request's recorder, which holds its metrics: they are copied out only when read.
     private let recorder: RequestRecorder?
 
-    /// Pairs a value with its response and the recorder of the request that got it.
+    /// Pairs a value with its response and the recorder of the request that got it, which ends
+    /// the request's measuring: the value is decoded (see `PipelineCall.run`).
     init(value: Value, httpResponse: HTTPURLResponse, recorder: RequestRecorder? = nil) {
         self.value = value
         self.httpResponse = httpResponse
         self.recorder = recorder
+        recorder?.finishDecoded()
     }
 }

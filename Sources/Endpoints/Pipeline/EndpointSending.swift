@@ -66,8 +66,10 @@ extension EndpointSending {
         middleware: [any Middleware]
     ) -> PipelineCall<T.Response, T.ErrorResponse> {
         let client = endpointClient
-        return PipelineCall(
+        var call = PipelineCall(
             endpoint, environment: environment, auth: auth, middleware: client.middleware + middleware,
             eventDelivery: client.eventDelivery)
+        call.measures = client.measuresRequests
+        return call
     }
 }

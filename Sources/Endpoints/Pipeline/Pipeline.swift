@@ -32,21 +32,32 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
     var transfer = Transfer.none
     /// Where the request's events go: the client's listener, if it has one.
     var eventDelivery: EventDelivery?
+    /// Whether the request is measured: always, but in `endpoints-bench`, which sends the same
+    /// calls unmeasured in alternate rounds to time what measuring costs (see
+    /// `EndpointClient.measuresRequests`).
+    var measures = true
 
     /// Runs the request and returns the decoded value with the response it came from and the
-    /// finished recorder holding the request's metrics (`nil` for a mocked call). The metrics stay
-    /// in the recorder until read: a caller that does not read them copies nothing.
-    func run(on transport: any HTTPTransport) async throws(Failure) -> (Response, HTTPURLResponse, RequestRecorder?) {
+    /// recorder holding the request's metrics (`nil` for a mocked call). The request is finished
+    /// here only when someone listens to its events: a caller that returns the metrics finishes it
+    /// (a ``TypedResponse`` does, when made), and one that drops them (`response(with:)`) spends no
+    /// clock read or lock on a request nobody can look at. A failure always finishes it.
+    ///
+    /// `exchange` is ``buffered`` unless the body goes another way (an upload from a file is
+    /// sent with ``streamed``); the answer is read whole and decoded either way.
+    func run(
+        on transport: any HTTPTransport, exchange: @escaping Exchange = Self.buffered
+    ) async throws(Failure) -> (Response, HTTPURLResponse, RequestRecorder?) {
         // Read without suspending first: with no mocks installed (production), no call is made.
         if PipelineOverrides.current.mocks != nil, let mocked = await mocked() {
             return (try mocked.get(), HTTPURLResponse.mocked, nil)
         }
-        let recorder = RequestRecorder(endpointName: name, delivery: eventDelivery)
+        let recorder = measures ? RequestRecorder(endpointName: name, delivery: eventDelivery) : nil
         let (body, response, method): (ResponseBody, HTTPURLResponse, String)
         do {
-            (body, response, method) = try await answer(on: transport, exchange: Self.buffered, recorder: recorder)
+            (body, response, method) = try await answer(on: transport, exchange: exchange, recorder: recorder)
         } catch {
-            throw error.attaching(recorder.finish(failure: error))
+            throw error.ended(by: recorder)
         }
         let data: Data
         if let buffered = body.bufferedData {
@@ -55,18 +66,17 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
             do {
                 data = try await body.collect()
             } catch {
-                let failure = Failure(error)
-                throw failure.attaching(recorder.finish(failure: failure))
+                throw Failure(error).ended(by: recorder)
             }
-            recorder.bodyFinished(bytes: data.count)
+            recorder?.bodyFinished(bytes: data.count)
         }
         // Decoding is timed from the body's end, which the recorder knows: no clock read here.
         do {
             let value = try validate(data, response: response, method: method)
-            recorder.finishDecoded()
+            if let recorder, recorder.isListened { recorder.finishDecoded() }
             return (value, response, recorder)
         } catch {
-            throw error.attaching(recorder.finish(failure: error, decoding: true))
+            throw error.ended(by: recorder, decoding: true)
         }
     }
 
@@ -90,6 +100,17 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
         { transport, request, context in
             let (data, response) = try await transport.send(request, context: context)
             return (ResponseBody(data), response)
+        }
+    }
+
+    /// The exchange of a body read as it arrives (streams, downloads) or sent from a file (an
+    /// upload in ``transfer``, read afresh for each send).
+    var streamed: Exchange {
+        let upload = transfer.upload
+        return { transport, request, context in
+            var request = request
+            if let upload { request.httpBodyStream = InputStream(url: upload.file) }
+            return try await transport.stream(request, context: context)
         }
     }
 

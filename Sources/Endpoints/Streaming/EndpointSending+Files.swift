@@ -72,10 +72,12 @@ extension EndpointSending {
             destination: destination, wantsProgress: progress != nil, accepting: T.definition.acceptedStatusCodes)
         async let relayed: Void = relay(sink.reports, to: progress)
         let outcome: Result<HTTPURLResponse, T.TaskError>
+        var opened: EndpointStream<T, Data>?
         do throws(T.TaskError) {
             // The transport learns of the download from the request's context.
             let stream = try await bytes(
                 for: endpoint, environment, auth, middleware, transfer: Transfer(download: sink))
+            opened = stream
             try await Self.write(stream, to: file, progress: progress)
             do {
                 // On Linux the transport may have received the whole body into a file of its own.
@@ -86,6 +88,8 @@ extension EndpointSending {
             outcome = .success(stream.response)
         } catch {
             file.discard()
+            // A file that could not be written ends the request with that failure.
+            opened?.recorder?.finish(failure: error)
             outcome = .failure(error)
         }
         // Every report made so far (Linux makes the last one when the body is complete) reaches
@@ -155,20 +159,17 @@ extension EndpointSending {
             }
             return request
         }
-        // The transport gets the file in the request's context.
-        let upload = Transfer(upload: UploadSource(file: file, progress: progress))
-        switch try await call.carrying(upload).open(on: endpointClient.transport) {
-        case .mocked(let value):
+        // The transport gets the file in the request's context; the answer is read whole and
+        // decoded as a buffered call's is.
+        let upload = call.carrying(Transfer(upload: UploadSource(file: file, size: size, progress: progress)))
+        do {
+            let (value, response, _) = try await upload.run(on: endpointClient.transport, exchange: upload.streamed)
+            if !response.isMocked { progress?(TransferProgress(completedBytes: size, totalBytes: size)) }
             return value
-        case .body(let body, let response):
-            let data: Data
-            do {
-                data = try await body.collect()
-            } catch {
-                throw T.TaskError(error)
-            }
-            progress?(TransferProgress(completedBytes: size, totalBytes: size))
-            return try call.validate(data, response: response, method: T.definition.requestMethod.rawValue)
+        } catch {
+            // The server answered: the whole file went out.
+            if error.httpResponse != nil { progress?(TransferProgress(completedBytes: size, totalBytes: size)) }
+            throw error
         }
     }
 }

@@ -84,8 +84,8 @@ extension EndpointSending {
         let client = endpointClient
         let call = client.call(endpoint, environment: environment, auth: auth, middleware: middleware)
         switch try await call.carrying(transfer).open(on: client.transport) {
-        case .body(let body, let response):
-            return StreamConnection(response: response, source: .body(body))
+        case .body(let body, let response, let recorder):
+            return StreamConnection(response: response, source: .body(body, RecordingEnd(recorder)))
         case .mocked(let value):
             return StreamConnection(response: .mocked, source: .mocked(value))
         }

@@ -56,6 +56,12 @@ public struct EndpointStream<T: Endpoint, Element: Sendable>: AsyncSequence, Sen
         self.reconnection = reconnection
     }
 
+    /// The recorder of the first connection's request; `nil` for a typed mock.
+    var recorder: RequestRecorder? {
+        guard case .body(_, let recording) = first.source else { return nil }
+        return recording.recorder
+    }
+
     /// This stream read with another format.
     func adapted<Other>(_ format: StreamFormat<T, Other>) -> EndpointStream<T, Other> {
         EndpointStream<T, Other>(
@@ -94,6 +100,9 @@ public struct EndpointStream<T: Endpoint, Element: Sendable>: AsyncSequence, Sen
         private var mockFailure: (any Error)?
         /// The connection has no more chunks.
         private var ended = true
+        /// The connection's request, finished when its body ends or fails, and the bytes read.
+        private var recording: RecordingEnd?
+        private var received = 0
 
         /// An iterator reading `first`, or opening the endpoint when asked for the first value.
         init(
@@ -160,14 +169,17 @@ public struct EndpointStream<T: Endpoint, Element: Sendable>: AsyncSequence, Sen
             failure = nil
             mockFailure = nil
             switch connection.source {
-            case .body(let body):
+            case .body(let body, let recording):
                 self.body = body.makeAsyncIterator()
                 decoder = format.decoder(response, log)
                 ended = false
+                self.recording = recording
+                received = 0
             case .mocked(let value):
                 body = nil
                 decoder = nil
                 ended = true
+                recording = nil
                 do {
                     pending = try format.mocked(value)
                 } catch {
@@ -193,8 +205,9 @@ public struct EndpointStream<T: Endpoint, Element: Sendable>: AsyncSequence, Sen
                     ended = true
                     body?.cancel()
                     body = nil
-                    throw .responseParseError(
+                    let error = T.TaskError.responseParseError(
                         httpResponse: response, data: failure.data, error: .streamedValue(failure.error))
+                    throw error.ended(by: recording?.recorder, decoding: true)
                 }
                 pending = []
                 index = 0
@@ -209,15 +222,22 @@ public struct EndpointStream<T: Endpoint, Element: Sendable>: AsyncSequence, Sen
                 } catch {
                     ended = true
                     self.body = nil
-                    throw T.TaskError(streaming: error)
+                    let failure = T.TaskError(streaming: error)
+                    recording?.recorder.finish(failure: failure)
+                    throw failure
                 }
                 self.body = body
                 let step: StreamDecoder<Element>.Step
                 if let chunk {
+                    received += chunk.count
                     step = decoder.feed(chunk)
                 } else {
                     ended = true
                     step = decoder.finish()
+                    if let recorder = recording?.recorder {
+                        recorder.bodyFinished(bytes: received)
+                        if step.failure == nil { recorder.finishDecoded() }
+                    }
                 }
                 pending = step.values
                 failure = step.failure
@@ -272,7 +292,8 @@ public struct EndpointStream<T: Endpoint, Element: Sendable>: AsyncSequence, Sen
 /// One connection of a stream: its head, and its body or a typed mock's value.
 struct StreamConnection<T: Endpoint>: Sendable {
     enum Source: Sendable {
-        case body(ResponseBody)
+        /// The body, and the request's recorder, which the reader finishes.
+        case body(ResponseBody, RecordingEnd)
         case mocked(T.Response)
     }
 

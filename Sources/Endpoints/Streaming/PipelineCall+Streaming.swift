@@ -4,9 +4,10 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What opening a stream gives: the head and the body, or a typed mock's value.
+/// What opening a stream gives: the head, the body and the request's recorder (which the reader
+/// finishes when the body ends, fails or is let go), or a typed mock's value.
 enum StreamOpening<Response: Sendable> {
-    case body(ResponseBody, HTTPURLResponse)
+    case body(ResponseBody, HTTPURLResponse, RequestRecorder)
     case mocked(Response)
 }
 
@@ -17,28 +18,37 @@ extension PipelineCall {
     /// The body passes through the middleware chain as it arrives: a ``StreamingMiddleware`` gets
     /// it as it is, a plain ``Middleware`` sees the head with an empty body for an accepted status
     /// and an error body read whole (see `PipelineCall.adapt`). A body whose status is not
-    /// accepted is read whole and decoded as the `ErrorResponse`. For an upload from a file
-    /// (``Transfer``), each send gets the file afresh as its body stream.
+    /// accepted is read whole and decoded as the `ErrorResponse`. The request is measured as
+    /// ``run(on:exchange:)`` measures it; for an accepted status the recorder is handed on
+    /// unfinished, with the body.
     func open(on transport: any HTTPTransport) async throws(Failure) -> StreamOpening<Response> {
         if let mocked = await mocked() { return .mocked(try mocked.get()) }
-        let upload = transfer.upload
-        let (body, response, method) = try await self.answer(on: transport) { transport, request, context in
-            var request = request
-            if let upload { request.httpBodyStream = InputStream(url: upload.file) }
-            return try await transport.stream(request, context: context)
+        let recorder = RequestRecorder(endpointName: name, delivery: eventDelivery)
+        let (body, response, method): (ResponseBody, HTTPURLResponse, String)
+        do {
+            (body, response, method) = try await answer(on: transport, exchange: streamed, recorder: recorder)
+        } catch {
+            throw error.ended(by: recorder)
         }
         guard acceptableStatusCodes.contains(response.statusCode) else {
             let data: Data
             do {
                 data = try await body.collect()
             } catch {
-                throw Failure(error)
+                throw Failure(error).ended(by: recorder)
             }
-            _ = try validate(data, response: response, method: method)
-            throw .errorResponseParseError(
-                httpResponse: response, data: data, error: DecodingFailure(URLError(.badServerResponse)))
+            recorder.bodyFinished(bytes: data.count)
+            let failure: Failure
+            do {
+                _ = try validate(data, response: response, method: method)
+                failure = .errorResponseParseError(
+                    httpResponse: response, data: data, error: DecodingFailure(URLError(.badServerResponse)))
+            } catch {
+                failure = error
+            }
+            throw failure.ended(by: recorder, decoding: true)
         }
-        return .body(body, response)
+        return .body(body, response, recorder)
     }
 }
 

@@ -310,6 +310,8 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
     /// the body like a streamed one.
     private func handOver(_ file: URL, response: URLResponse?, to download: DownloadSink) {
         if download.accepts(response) {
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue
+            redirects.recorder?.bodySpooled(bytes: size ?? 0)
             download.spool(file)
             return
         }

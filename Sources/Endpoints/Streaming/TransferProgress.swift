@@ -54,6 +54,8 @@ struct Transfer: Sendable {
 /// the request's `httpBodyStream`, which reads the same file.
 struct UploadSource: Sendable {
     let file: URL
+    /// The file's size in bytes when the upload began: what each send of it sends.
+    let size: Int64
     let progress: (@Sendable (TransferProgress) -> Void)?
 }
 

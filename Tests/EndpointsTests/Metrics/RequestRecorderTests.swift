@@ -37,6 +37,16 @@ import Testing
         #expect(metrics.decoding == 0.002)
     }
 
+    @Test func aDownloadsSpooledBytesCountWhenItsBodyEnds() {
+        var recording = MetricsRecording(endpointName: "E", start: 1000 * ms)
+        _ = recording.attemptSent(at: 1001 * ms, authenticationAttempt: 1, bytes: 0)
+        _ = recording.headReceived(status: 200, at: 1002 * ms)
+        recording.bodySpooled(bytes: 4_096)
+        _ = recording.bodyFinished(bytes: 10, at: 1003 * ms)
+        _ = recording.finish(.decoded, at: 1003 * ms)
+        #expect(recording.metrics.attempts.map(\.bytesReceived) == [4_106])
+    }
+
     @Test func nothingIsRecordedAfterTheEnd() {
         var recording = MetricsRecording(endpointName: "E", start: 0)
         _ = recording.attemptSent(at: 1, authenticationAttempt: 1, bytes: 0)

@@ -24,6 +24,13 @@ extension EndpointTaskError {
         (httpResponse as? ErrorHTTPResponse)?.metrics
     }
 
+    /// This error as the end of the request `recorder` measures: the request finishes with it,
+    /// and its metrics are attached. `decoding`: whether it came validating or decoding the body.
+    func ended(by recorder: RequestRecorder?, decoding: Bool = false) -> Self {
+        guard let recorder else { return self }
+        return attaching(recorder.finish(failure: self, decoding: decoding))
+    }
+
     /// This error with `metrics` attached to the response it carries, if it carries one.
     func attaching(_ metrics: RequestMetrics) -> Self {
         switch self {

@@ -25,6 +25,8 @@ struct MetricsRecording {
     private var bodyAt: UInt64 = 0
     private var queuedAt: UInt64?
     private var refreshStartedAt: UInt64?
+    /// Body bytes the transport wrote to a file for a download rather than handing them over.
+    private var spooledBytes = 0
     /// The wait a retrying middleware scheduled before the next send.
     private var pendingRetryDelay: TimeInterval?
     /// The pipeline's authentication round (``RequestContext/authenticationAttempt``) of the last send.
@@ -122,15 +124,25 @@ struct MetricsRecording {
         return .headReceived(status: status)
     }
 
+    /// The body ended after `bytes` were read (and any the transport spooled to a file).
     mutating func bodyFinished(bytes: Int, at now: UInt64) -> Kind? {
         guard !isFinished, metrics.attemptCount > 0 else { return nil }
         let receiving = since(headAt, now)
+        let bytes = bytes + spooledBytes
+        spooledBytes = 0
         metrics.updateLastAttempt { attempt in
             attempt.bytesReceived = bytes
             attempt.receivingBody = receiving
         }
         bodyAt = now
         return .bodyFinished(bytes: bytes)
+    }
+
+    /// The transport wrote `bytes` of the body to a file for a download (Linux): counted when the
+    /// body ends, which then has no chunks for them.
+    mutating func bodySpooled(bytes: Int) {
+        guard !isFinished else { return }
+        spooledBytes += bytes
     }
 
     mutating func retryScheduled(reason: String, delay: TimeInterval) -> Kind? {

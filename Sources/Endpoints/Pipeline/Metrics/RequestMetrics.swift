@@ -49,7 +49,7 @@ public struct RequestMetrics: Sendable, CustomStringConvertible {
         public internal(set) var waitingForHead: TimeInterval?
         /// From the response head to the body's last byte, when the library saw them apart.
         public internal(set) var receivingBody: TimeInterval?
-        /// The request body's size in bytes (0 for none or a streamed body).
+        /// The request body's size in bytes: its data, or the file an upload sent (0 for none).
         public internal(set) var bytesSent: Int = 0
         /// The response body's size in bytes, once read.
         public internal(set) var bytesReceived: Int?

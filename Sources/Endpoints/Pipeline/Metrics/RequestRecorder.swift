@@ -6,82 +6,96 @@ import Foundation
 
 /// Measures one request and reports its events: made by the pipeline for each request and handed
 /// down in its ``RequestContext``, so that the transport, the per-host queue, a retrying
-/// middleware, the redirect guard and the authentication step report what they see.
+/// middleware, the redirect guard and the authentication step report what they see. Copies share
+/// one recording.
 ///
-/// Without a listener it only measures (a few clock reads and locked updates); with one, each
-/// report becomes a ``RequestEvent`` for the client's ``EventDelivery``. Nothing is reported
-/// after the request finished. ``HTTPCache`` reports its outcome here.
-package final class RequestRecorder: @unchecked Sendable {
-    // @unchecked Sendable: `state` is read and written only under `lock` (an NSLock); the other
-    // stored properties are `let`s of Sendable types.
-    /// The request's id in its events; 0 when nobody listens.
-    let id: UInt64
+/// Without a listener it only measures: one allocation (the recording and its lock, a ``Locked``),
+/// four clock reads and three locked updates for a buffered request. With one, each report becomes
+/// a ``RequestEvent`` for the client's ``EventDelivery``. Nothing is reported after the request
+/// finished. ``HTTPCache`` reports its outcome here.
+package struct RequestRecorder: Sendable {
+    /// What the lock guards: the measurements, and what the request's events name.
+    private struct State {
+        var recording: MetricsRecording
+        /// The request's W3C trace id, made when ``TraceContextMiddleware`` first asks.
+        var trace: String?
+        /// The request's id in its events; 0 when nobody listens.
+        let id: UInt64
+
+        /// Seconds since the request started, at `now`.
+        func time(at now: UInt64) -> TimeInterval { TimeInterval(now &- recording.start) / 1e9 }
+
+        /// The event `kind` of this request at `now`.
+        func event(_ kind: RequestEvent.Kind, at now: UInt64) -> RequestEvent {
+            RequestEvent(requestID: id, endpointName: recording.metrics.endpointName, time: time(at: now), kind: kind)
+        }
+    }
+
+    private let state: Locked<State>
     private let delivery: EventDelivery?
-    private let endpointName: String
-    private let start: UInt64
-    private let lock = NSLock()
-    private var state: MetricsRecording
-    /// The request's W3C trace id, made when ``TraceContextMiddleware`` first asks (under `lock`).
-    private var trace: String?
 
     private static let ids = Locked<UInt64>(0)
 
     init(endpointName: String, delivery: EventDelivery?) {
         self.delivery = delivery
-        self.id =
+        let id: UInt64 =
             delivery == nil
             ? 0
             : Self.ids.withLock {
                 $0 += 1
                 return $0
             }
-        self.endpointName = endpointName
-        start = Self.now()
-        state = MetricsRecording(endpointName: endpointName, start: start)
+        state = Locked(State(recording: MetricsRecording(endpointName: endpointName, start: Self.now()), id: id))
     }
 
     /// A recorder nobody listens to, as the pipeline makes for each request of a client without a
     /// listener (for `endpoints-bench`, which times its work alone).
-    package convenience init(endpointName: String) {
+    package init(endpointName: String) {
         self.init(endpointName: endpointName, delivery: nil)
     }
 
-    /// The monotonic clock, in nanoseconds.
+    /// The monotonic clock, in nanoseconds. On Linux read directly: `DispatchTime.now()` adds a
+    /// call into libdispatch to the same `clock_gettime`, and a request reads the clock four times.
     @inline(__always)
-    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+    static func now() -> UInt64 {
+        #if canImport(Glibc) || canImport(Musl)
+            var time = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &time)
+            return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+        #else
+            return DispatchTime.now().uptimeNanoseconds
+        #endif
+    }
+
+    /// Whether someone listens to the request's events.
+    var isListened: Bool { delivery != nil }
+
+    /// The request's id in its events; 0 when nobody listens.
+    var id: UInt64 { state.withLock { $0.id } }
 
     /// The request's trace id: the same for every attempt (see ``TraceContextMiddleware``).
     var traceID: String {
-        lock.lock()
-        defer { lock.unlock() }
-        if let trace { return trace }
-        let made = TraceContext.newTraceID()
-        trace = made
-        return made
+        state.withLock { state in
+            if let trace = state.trace { return trace }
+            let made = TraceContext.newTraceID()
+            state.trace = made
+            return made
+        }
     }
-
-    /// Whether events are made at all (someone listens).
-    var isListened: Bool { delivery != nil }
 
     /// The metrics so far.
-    var metrics: RequestMetrics {
-        lock.lock()
-        defer { lock.unlock() }
-        return state.metrics
-    }
+    var metrics: RequestMetrics { state.withLock { $0.recording.metrics } }
 
+    /// Applies `change` at the clock's present; its event, if any, goes to the listener.
     @inline(__always)
     private func record(_ change: (inout MetricsRecording, UInt64) -> RequestEvent.Kind?) {
         let now = Self.now()
-        lock.lock()
-        let kind = change(&state, now)
-        lock.unlock()
-        if let kind, let delivery { emit(kind, at: now, to: delivery) }
-    }
-
-    private func emit(_ kind: RequestEvent.Kind, at now: UInt64, to delivery: EventDelivery) {
-        let time = TimeInterval(now &- start) / 1e9
-        delivery.deliver(RequestEvent(requestID: id, endpointName: endpointName, time: time, kind: kind))
+        guard let delivery else {
+            state.withLock { _ = change(&$0.recording, now) }
+            return
+        }
+        let event = state.withLock { state in change(&state.recording, now).map { state.event($0, at: now) } }
+        if let event { delivery.deliver(event) }
     }
 
     // MARK: Reports
@@ -90,11 +104,10 @@ package final class RequestRecorder: @unchecked Sendable {
     /// the delivery queue, off the request's path).
     func started(_ request: URLRequest) {
         guard let delivery else { return }
-        let time = TimeInterval(Self.now() &- start) / 1e9
-        delivery.deliver(
-            .started(
-                requestID: id, endpointName: endpointName, time: time, method: request.httpMethod ?? "GET",
-                url: request.url))
+        let now = Self.now()
+        let (id, name, time) = state.withLock { ($0.id, $0.recording.metrics.endpointName, $0.time(at: now)) }
+        let method = request.httpMethod ?? "GET"
+        delivery.deliver(.started(requestID: id, endpointName: name, time: time, method: method, url: request.url))
     }
 
     func authenticated(since began: UInt64) {
@@ -105,7 +118,7 @@ package final class RequestRecorder: @unchecked Sendable {
     func refreshEnded() { record { state, now in state.refreshEnded(at: now) } }
 
     package func attemptSent(_ request: URLRequest, context: RequestContext) {
-        let bytes = request.httpBody?.count ?? 0
+        let bytes = request.httpBody?.count ?? context.transfer.upload.map { Int(clamping: $0.size) } ?? 0
         let round = context.authenticationAttempt
         record { state, now in state.attemptSent(at: now, authenticationAttempt: round, bytes: bytes) }
     }
@@ -121,16 +134,18 @@ package final class RequestRecorder: @unchecked Sendable {
     /// lock for both).
     package func headReceived(status: Int, bufferedBytes: Int?) {
         let now = Self.now()
-        lock.lock()
-        let head = state.headReceived(status: status, at: now)
-        let body = bufferedBytes.flatMap { state.bodyFinished(bytes: $0, at: now) }
-        lock.unlock()
-        guard let delivery else { return }
-        if let head { emit(head, at: now, to: delivery) }
-        if let body { emit(body, at: now, to: delivery) }
+        let events = state.withLock { state in
+            let head = state.recording.headReceived(status: status, at: now)
+            let body = bufferedBytes.flatMap { state.recording.bodyFinished(bytes: $0, at: now) }
+            return delivery == nil ? [] : [head, body].compactMap { $0.map { state.event($0, at: now) } }
+        }
+        for event in events { delivery?.deliver(event) }
     }
 
     func bodyFinished(bytes: Int) { record { state, now in state.bodyFinished(bytes: bytes, at: now) } }
+
+    /// The transport wrote `bytes` of a download's body to a file instead of handing them over.
+    func bodySpooled(bytes: Int) { state.withLock { $0.recording.bodySpooled(bytes: bytes) } }
 
     func retryScheduled(reason: String, delay: TimeInterval) {
         record { state, _ in state.retryScheduled(reason: reason, delay: delay) }
@@ -139,15 +154,11 @@ package final class RequestRecorder: @unchecked Sendable {
     /// What ``HTTPCache`` did; not an event of its own: the closing event's metrics carry it.
     func cacheAnswered(_ outcome: HTTPCache.Outcome) {
         let now = Self.now()
-        lock.lock()
-        state.cacheAnswered(outcome, at: now)
-        lock.unlock()
+        state.withLock { $0.recording.cacheAnswered(outcome, at: now) }
     }
 
     func connections(_ connections: [RequestMetrics.ConnectionMetrics]) {
-        lock.lock()
-        state.connections(connections)
-        lock.unlock()
+        state.withLock { $0.recording.connections(connections) }
     }
 
     /// Ends the request and returns its metrics; its last events go to the listener.
@@ -161,21 +172,23 @@ package final class RequestRecorder: @unchecked Sendable {
     /// them: a decoded response reads them from the recorder when asked (``TypedResponse/metrics``).
     private func end(_ outcome: MetricsRecording.Outcome) {
         let now = Self.now()
-        lock.lock()
-        let ended = state.finish(outcome, at: now)
-        lock.unlock()
-        guard ended, let delivery else { return }
-        let metrics = self.metrics
-        switch outcome {
-        case .decoded:
-            emit(.decoded, at: now, to: delivery)
-            emit(.finished(metrics), at: now, to: delivery)
-        case .failed(let stage, _):
-            emit(.failed(stage: stage), at: now, to: delivery)
-            emit(.finished(metrics), at: now, to: delivery)
-        case .cancelled:
-            emit(.cancelled(metrics), at: now, to: delivery)
+        guard let delivery else {
+            state.withLock { _ = $0.recording.finish(outcome, at: now) }
+            return
         }
+        let events = state.withLock { state -> [RequestEvent] in
+            guard state.recording.finish(outcome, at: now) else { return [] }
+            let metrics = state.recording.metrics
+            switch outcome {
+            case .decoded:
+                return [state.event(.decoded, at: now), state.event(.finished(metrics), at: now)]
+            case .failed(let stage, _):
+                return [state.event(.failed(stage: stage), at: now), state.event(.finished(metrics), at: now)]
+            case .cancelled:
+                return [state.event(.cancelled(metrics), at: now)]
+            }
+        }
+        for event in events { delivery.deliver(event) }
     }
 }
 
@@ -187,8 +200,20 @@ extension RequestRecorder {
 
     /// The stage a failure of the pipeline ends at, and whether it is a cancellation.
     /// `decoding`: whether the failure came while validating or decoding the body.
+    @discardableResult
     func finish<ErrorResponse>(failure: EndpointTaskError<ErrorResponse>, decoding: Bool = false) -> RequestMetrics {
         if case .cancelled = failure { return finish(.cancelled) }
         return finish(.failed(failure.stage, decoding: decoding))
     }
+}
+
+/// A streamed request's recorder, held with its body: the reader finishes the request when the
+/// body ends or fails; when the last holder lets go first (a loop left early, a stream dropped),
+/// the request ends as cancelled. Nothing changes for a request that finished before.
+final class RecordingEnd: Sendable {
+    let recorder: RequestRecorder
+
+    init(_ recorder: RequestRecorder) { self.recorder = recorder }
+
+    deinit { recorder.finish(.cancelled) }
 }
