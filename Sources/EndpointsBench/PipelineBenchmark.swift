@@ -25,7 +25,7 @@ enum PipelineBenchmark {
     /// Runs every case, or only the one labelled `only`.
     static func run(count: Int, only: String? = nil) async throws {
         if only == nil || only == "recorder" { recorderAlone(count: count * 5) }
-        try await run(count: count, only: only, label: "NoAuth") { client, base in
+        try await run(count: count, only: only, label: "NoAuth", timesMeasuring: true) { client, base in
             _ = try await client.response(with: ItemEndpoint(), environment: base)
         }
         try await run(
@@ -87,42 +87,50 @@ enum PipelineBenchmark {
         static let auth = HeaderKeyAuth(key: "secret-key")
     }
 
+    /// Times `send` against the raw side in alternating rounds. `timesMeasuring`: also sends
+    /// with measuring off (the library's bench-only switch, ``EndpointClient/measuresRequests``)
+    /// in the same rounds, and prints what measuring costs as the median of the rounds' paired
+    /// differences, so that the machine's drift from one second to the next cancels out.
     static func run(
         count: Int, only: String?, label: String, eventListener: (any RequestEventListener)? = nil,
-        send: @escaping (EndpointClient, URL) async throws -> Void
+        timesMeasuring: Bool = false, send: @escaping (EndpointClient, URL) async throws -> Void
     ) async throws {
         if let only, only != label { return }
         let base = URL(string: "http://127.0.0.1:8080")!
         let url = base.appendingPathComponent("item")
         let client = EndpointClient(transport: InstantTransport(), eventListener: eventListener)
+        var unmeasured = client
+        unmeasured.measuresRequests = false
         let transport = InstantTransport()
         let context = RequestContext(endpointName: "ItemEndpoint")
         let decoder = EndToEndBenchmark.decoder
+        // Short rounds, many of them, when the measuring's cost is paired round by round.
+        let rounds = timesMeasuring ? 400 : 10
+        let perRound = count / rounds
+        func timed(_ body: () async throws -> Void) async rethrows -> Double {
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<perRound { try await body() }
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(perRound) / 1_000
+        }
         var raw: [Double] = []
         var ours: [Double] = []
-        for round in 0..<10 {
-            let rawRound = {
-                let start = DispatchTime.now().uptimeNanoseconds
-                for _ in 0..<count / 10 {
-                    let (data, _) = try await transport.send(URLRequest(url: url), context: context)
-                    _ = try decoder.decode(Item.self, from: data)
-                }
-                return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count / 10) / 1_000
+        var quiet: [Double] = []
+        for round in 0..<rounds {
+            var sides: [() async throws -> Void] = [
+                {
+                    raw.append(
+                        try await timed {
+                            let (data, _) = try await transport.send(URLRequest(url: url), context: context)
+                            _ = try decoder.decode(Item.self, from: data)
+                        })
+                },
+                { ours.append(try await timed { try await send(client, base) }) },
+            ]
+            if timesMeasuring {
+                sides.append({ quiet.append(try await timed { try await send(unmeasured, base) }) })
             }
-            let ourRound = {
-                let start = DispatchTime.now().uptimeNanoseconds
-                for _ in 0..<count / 10 {
-                    try await send(client, base)
-                }
-                return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(count / 10) / 1_000
-            }
-            if round.isMultiple(of: 2) {
-                raw.append(try await rawRound())
-                ours.append(try await ourRound())
-            } else {
-                ours.append(try await ourRound())
-                raw.append(try await rawRound())
-            }
+            // Each side goes first in turn.
+            for index in sides.indices { try await sides[(index + round) % sides.count]() }
         }
         let rawMedian = EndToEndBenchmark.median(raw)
         let ourMedian = EndToEndBenchmark.median(ours)
@@ -133,5 +141,15 @@ enum PipelineBenchmark {
             String(
                 format: "  raw %.2f µs per request | Endpoints %.2f µs per request | the pipeline's own work %.2f µs",
                 rawMedian, ourMedian, ourMedian - rawMedian))
+        if timesMeasuring {
+            let costs = zip(ours, quiet).map { $0 - $1 }.sorted()
+            print(
+                String(
+                    format:
+                        "  measuring (no listener): %.2f µs per request, the median of %d paired rounds "
+                        + "(middle half %.2f to %.2f µs; unmeasured %.2f µs per request)",
+                    EndToEndBenchmark.median(costs), costs.count, costs[costs.count / 4], costs[costs.count * 3 / 4],
+                    EndToEndBenchmark.median(quiet)))
+        }
     }
 }

@@ -20,7 +20,9 @@ if mode == "e2e" || mode == "all" {
 }
 if mode == "pipeline" || mode == "all" {
     let only = CommandLine.arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst("--only=".count)) }
-    try await PipelineBenchmark.run(count: 200_000, only: only)
+    // `--count=N`: fewer requests, for counting instructions under valgrind (`Docs/benchmarks`).
+    let count = CommandLine.arguments.first { $0.hasPrefix("--count=") }.flatMap { Int($0.dropFirst("--count=".count)) }
+    try await PipelineBenchmark.run(count: count ?? 200_000, only: only)
 }
 if mode == "auth" || mode == "all" {
     try await runAuthBurstBenchmark()
