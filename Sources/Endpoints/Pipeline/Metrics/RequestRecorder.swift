@@ -134,12 +134,19 @@ package struct RequestRecorder: Sendable {
     /// lock for both).
     package func headReceived(status: Int, bufferedBytes: Int?) {
         let now = Self.now()
+        guard let delivery else {
+            state.withLock { state in
+                _ = state.recording.headReceived(status: status, at: now)
+                if let bufferedBytes { _ = state.recording.bodyFinished(bytes: bufferedBytes, at: now) }
+            }
+            return
+        }
         let events = state.withLock { state in
             let head = state.recording.headReceived(status: status, at: now)
             let body = bufferedBytes.flatMap { state.recording.bodyFinished(bytes: $0, at: now) }
-            return delivery == nil ? [] : [head, body].compactMap { $0.map { state.event($0, at: now) } }
+            return [head, body].compactMap { $0.map { state.event($0, at: now) } }
         }
-        for event in events { delivery?.deliver(event) }
+        for event in events { delivery.deliver(event) }
     }
 
     func bodyFinished(bytes: Int) { record { state, now in state.bodyFinished(bytes: bytes, at: now) } }
