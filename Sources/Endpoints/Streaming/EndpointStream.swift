@@ -222,9 +222,7 @@ public struct EndpointStream<T: Endpoint, Element: Sendable>: AsyncSequence, Sen
                 } catch {
                     ended = true
                     self.body = nil
-                    let failure = T.TaskError(streaming: error)
-                    recording?.recorder.finish(failure: failure)
-                    throw failure
+                    throw T.TaskError(streaming: error).ended(by: recording?.recorder)
                 }
                 self.body = body
                 let step: StreamDecoder<Element>.Step
