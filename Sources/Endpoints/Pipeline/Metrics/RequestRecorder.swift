@@ -10,7 +10,9 @@ import Foundation
 /// one recording.
 ///
 /// Without a listener it only measures: one allocation (the recording and its lock, a ``Locked``),
-/// four clock reads and three locked updates for a buffered request. With one, each report becomes
+/// a clock read at the start, and a clock read and a locked update for each report: two for a
+/// buffered request (sent, answered), a third when it is finished, which a successful
+/// `response(with:)` skips (see `PipelineCall.run`). With one, each report becomes
 /// a ``RequestEvent`` for the client's ``EventDelivery``. Nothing is reported after the request
 /// finished. ``HTTPCache`` reports its outcome here.
 package struct RequestRecorder: Sendable {
