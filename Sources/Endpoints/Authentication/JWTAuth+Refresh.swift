@@ -40,16 +40,17 @@ extension JWTAuth {
         } catch {
             // A reentrant refresh request is reported as itself, not wrapped in that request's errors.
             let error: any Error = RefreshReentrancyError.found(in: error) ?? error
-            let rejected = Self.isRefreshRejection(error)
-            guard let waiters = state.withLock({ $0.failRefresh(refreshID, error: error, rejected: rejected) }) else {
-                return
-            }
             // A transient failure keeps the user signed in: nobody is told to log out. A rejection
-            // is told before the waiting requests fail, as new tokens are told before they are
-            // used, so a caller that sees the failure finds the app already signed out.
-            if rejected, let onRefreshFailed {
-                await RefreshScope.$active.withValue(scope) { await onRefreshFailed(error) }
+            // is told before any request fails, as new tokens are told before they are used, so a
+            // caller that sees the failure finds the app already signed out: the refresh stays in
+            // flight, requests coming meanwhile waiting for it, until the callback has run.
+            if Self.isRefreshRejection(error) {
+                guard state.withLock({ $0.rejectRefresh(refreshID, error: error) }) else { return }
+                if let onRefreshFailed {
+                    await RefreshScope.$active.withValue(scope) { await onRefreshFailed(error) }
+                }
             }
+            guard let waiters = state.withLock({ $0.failRefresh(refreshID, error: error) }) else { return }
             resume(waiters, with: .failure(.refreshFailed(underlying: error)))
         }
     }

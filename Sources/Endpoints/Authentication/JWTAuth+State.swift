@@ -125,21 +125,25 @@ struct JWTState {
         return Array(refresh.waiters.values)
     }
 
-    /// Records a failed refresh `refreshID` and returns the waiters, or `nil` when the refresh was
-    /// superseded by `setTokens` or `clearTokens` (its failure is then moot). A `rejected` refresh
-    /// drops the tokens; a transient one keeps them, so a later request refreshes again.
-    mutating func failRefresh(
-        _ refreshID: UInt64,
-        error: any Error,
-        rejected: Bool
-    ) -> [CheckedContinuation<RefreshOutcome, Never>]? {
+    /// Records that refresh `refreshID` was rejected: the tokens are dropped, and the refresh stays
+    /// in flight (new requests keep waiting, as they do while ``JWTAuth/onTokensUpdated`` runs)
+    /// until ``failRefresh(_:error:)`` ends it, so that ``JWTAuth/onRefreshFailed`` has run before
+    /// any request sees the failure. `false` when the refresh was superseded by `setTokens` or
+    /// `clearTokens` (its failure is then moot).
+    mutating func rejectRefresh(_ refreshID: UInt64, error: any Error) -> Bool {
+        guard let refresh, refresh.id == refreshID else { return false }
+        tokens = nil
+        generation += 1
+        failure = Failure(rejectedAccessToken: refresh.replacing, error: error)
+        return true
+    }
+
+    /// Ends failed refresh `refreshID` and returns its waiters, or `nil` when it was superseded.
+    /// A transient failure keeps the tokens, so a later request refreshes again; a rejected one
+    /// dropped them in ``rejectRefresh(_:error:)`` first.
+    mutating func failRefresh(_ refreshID: UInt64, error: any Error) -> [CheckedContinuation<RefreshOutcome, Never>]? {
         guard let refresh, refresh.id == refreshID else { return nil }
         self.refresh = nil
-        if rejected {
-            tokens = nil
-            generation += 1
-            failure = Failure(rejectedAccessToken: refresh.replacing, error: error)
-        }
         ended = (refreshID, .failure(.refreshFailed(underlying: error)))
         return Array(refresh.waiters.values)
     }

@@ -82,8 +82,9 @@ public final class JWTAuth: AuthenticationMethod, CredentialUpdating, CustomRefl
     ///   - onTokensUpdated: Called once with each refreshed pair, before any request is retried
     ///     with it (not for tokens you pass to ``setTokens(_:)``).
     ///   - onRefreshFailed: Called once when the server rejects a refresh (a 400, 401 or 403 answer,
-    ///     or ``RefreshRejection``), once the tokens are dropped and before its waiting requests
-    ///     fail; not for a transient failure (offline, a timeout, a 5xx).
+    ///     or ``RefreshRejection``), once the tokens are dropped and before any request fails for
+    ///     it (requests that come while it runs wait for it, then fail with the refresh's error);
+    ///     not for a transient failure (offline, a timeout, a 5xx).
     ///   - now: The current time, against which ``TokenPair/expiresAt`` is judged; `Date()` by default.
     ///     Tests pass their own clock to expire tokens without waiting.
     ///

@@ -337,7 +337,7 @@ extension Sequence where Element: Sendable {
     @Test func aRejectedRefreshDropsTheTokensAndATransientOneKeepsThem() {
         var transient = JWTState(tokens: valid)
         guard case .startRefresh(let id, _) = transient.reauthenticate(rejected: "a1") else { return }
-        let transientWaiters = transient.failRefresh(id, error: URLError(.timedOut), rejected: false)
+        let transientWaiters = transient.failRefresh(id, error: URLError(.timedOut))
         #expect(transientWaiters != nil)
         #expect(transient.tokens?.accessToken == "a1")
         guard case .failure(.refreshFailed) = transient.outcome(ofEnded: id) else {
@@ -347,9 +347,18 @@ extension Sequence where Element: Sendable {
 
         var rejected = JWTState(tokens: valid)
         guard case .startRefresh(let other, _) = rejected.reauthenticate(rejected: "a1") else { return }
-        let rejectedWaiters = rejected.failRefresh(other, error: URLError(.userAuthenticationRequired), rejected: true)
-        #expect(rejectedWaiters != nil)
+        let rejection = URLError(.userAuthenticationRequired)
+        let recorded = rejected.rejectRefresh(other, error: rejection)
+        #expect(recorded)
         #expect(rejected.tokens == nil)
+        // Until its callback has run, the rejected refresh is still in flight: requests wait.
+        guard case .wait(let waiting) = rejected.authenticate(now: now, leeway: 30, mayRefresh: true) else {
+            Issue.record("a request coming while onRefreshFailed runs waits for the refresh")
+            return
+        }
+        #expect(waiting == other)
+        let rejectedWaiters = rejected.failRefresh(other, error: rejection)
+        #expect(rejectedWaiters != nil)
         guard case .fail(.refreshFailed) = rejected.reauthenticate(rejected: "a1") else {
             Issue.record("the rejected token's requests fail with the refresh's error")
             return
