@@ -6,6 +6,7 @@ import Foundation
 //          raw URLSession.data(for:) + JSONDecoder (`--quick` for fewer requests)
 //   pipeline  the pipeline's own CPU per request, over a transport that answers at once, without
 //          and with an event listener (`--only=NoAuth` and so on: one case, by its label)
+//   pipeline-rounds N  NoAuth, one round of N requests a side per line read (scripts/bench-against.py)
 //   auth   a 1,000-request burst with expired tokens, against the same burst with valid tokens
 //   stream a 1 GB download to a file (peak RSS above idle), and server-sent events per second
 //          against a hand-written URLSessionDataDelegate reader, and the SSE and JSON-lines parsers
@@ -23,6 +24,10 @@ if mode == "pipeline" || mode == "all" {
     // `--count=N`: fewer requests, for counting instructions under valgrind (`Docs/benchmarks`).
     let count = CommandLine.arguments.first { $0.hasPrefix("--count=") }.flatMap { Int($0.dropFirst("--count=".count)) }
     try await PipelineBenchmark.run(count: count ?? 200_000, only: only)
+}
+if mode == "pipeline-rounds" {
+    // One NoAuth round per line of input, for scripts/bench-against.py.
+    try await PipelineRounds.serve(perRound: CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 2_000)
 }
 if mode == "auth" || mode == "all" {
     try await runAuthBurstBenchmark()
