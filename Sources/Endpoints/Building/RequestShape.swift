@@ -9,7 +9,9 @@ import Foundation
 /// the encoding and validation rules.
 ///
 /// `P` is the type the query and form parameters read, `H` the type the headers read.
-struct RequestShape<P, H>: Sendable {
+///
+/// A class, so that a copy is one retain: every request reads its definition's shape.
+final class RequestShape<P, H>: Sendable {
     let method: Method
     let queryParameters: [Parameter<P>]
     let formParameters: [Parameter<P>]
@@ -21,9 +23,12 @@ struct RequestShape<P, H>: Sendable {
     let timeout: Double?
     /// What makes every request of this shape fail, found once here.
     let problem: EndpointError?
+    /// Whether there are query parameters, form parameters, headers: asked of the arrays on each
+    /// request, `isEmpty` looks up their metadata (unspecialized generic code), 0.2 µs a request.
+    let hasQuery: Bool, hasForm: Bool, hasHeaders: Bool
 
     /// Splits and checks the parts. `hasBody` says whether an encoded body goes with them.
-    init(
+    convenience init(
         method: Method,
         parameters: [Parameter<P>],
         headers: [Header: HeaderValue<H>],
@@ -43,7 +48,7 @@ struct RequestShape<P, H>: Sendable {
 
     /// Splits and checks the parts, with headers written as a list where **the last one with a name
     /// wins**, spelling included (what ``ContentBuilder`` promises).
-    init(
+    convenience init(
         method: Method,
         parameters: [Parameter<P>],
         headerList entries: [HeaderEntry<H>],
@@ -77,6 +82,9 @@ struct RequestShape<P, H>: Sendable {
             self.formParameters = parameters.filter { $0.location == .form }
         }
         self.headerList = headers
+        hasQuery = !queryParameters.isEmpty
+        hasForm = !formParameters.isEmpty
+        hasHeaders = !headers.isEmpty
         self.contentTypeName = headers.first { $0.name == .contentType }?.name.name
         if !method.isValidToken {
             problem = .invalidMethod(method.rawValue)
@@ -141,7 +149,10 @@ struct RequestShape<P, H>: Sendable {
 
         // One assignment of all fields: each `setValue` call copies the request's storage on Linux.
         var fields: [String: String] = [:]
-        for entry in headerList {
+        // By index: iterating the array would look up the metadata of `[HeaderEntry<H>]` and its
+        // iterator on each request (unspecialized generic code).
+        for index in hasHeaders ? 0..<headerList.count : 0..<0 {
+            let entry = headerList[index]
             guard let value = entry.field.value(headerComponents) else { continue }
             let name = entry.name.name
             guard HTTPToken.isValidFieldValue(value) else { throw .invalidHeaderValue(name: name) }
@@ -150,7 +161,7 @@ struct RequestShape<P, H>: Sendable {
         // A Content-Type header whose value is nil leaves the body's own type in place.
         let setsContentType = contentTypeName.map { fields[$0] != nil } ?? false
 
-        if !formParameters.isEmpty {
+        if hasForm {
             request.httpBody = formBody(parameterComponents)
             if !setsContentType {
                 fields["Content-Type"] = "application/x-www-form-urlencoded"
@@ -166,7 +177,7 @@ struct RequestShape<P, H>: Sendable {
     }
 
     private func appendQuery(_ components: P, strategy: QueryEncodingStrategy, to text: inout String) {
-        guard !queryParameters.isEmpty else { return }
+        guard hasQuery else { return }
         // `utf8.contains`, not `contains("?")`: with Foundation imported, that one is NSString's search.
         var separator: Character = text.utf8.contains(UInt8(ascii: "?")) ? "&" : "?"
         for parameter in queryParameters {

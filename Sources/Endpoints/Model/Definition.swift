@@ -12,26 +12,58 @@
 /// Everything that can be checked once is checked here (method and header names); what depends
 /// on the endpoint's values is checked each time a request is built.
 public struct Definition<T: Endpoint>: Sendable {
+    /// What a definition holds, in one object: every request reads its endpoint's definition
+    /// (`T.definition`) at least twice, and a struct of eight fields was copied and destroyed
+    /// field by field through the generic value witnesses each time (a third of a microsecond a
+    /// request); now a copy is one retain.
+    final class Parts: Sendable {
+        let requestMethod: Method
+        let pathTemplate: PathTemplate<T.PathComponents>
+        let parameters: [Parameter<T.ParameterComponents>]
+        let headers: [Header: HeaderValue<T.HeaderComponents>]
+        let timeoutSeconds: Double?
+        let acceptedStatusCodes: StatusCodes
+        let shape: RequestShape<T.ParameterComponents, T.HeaderComponents>
+        let fixedURL: FixedURLMemo?
+
+        init(
+            requestMethod: Method, pathTemplate: PathTemplate<T.PathComponents>,
+            parameters: [Parameter<T.ParameterComponents>], headers: [Header: HeaderValue<T.HeaderComponents>],
+            timeoutSeconds: Double?, acceptedStatusCodes: StatusCodes,
+            shape: RequestShape<T.ParameterComponents, T.HeaderComponents>, fixedURL: FixedURLMemo?
+        ) {
+            self.requestMethod = requestMethod
+            self.pathTemplate = pathTemplate
+            self.parameters = parameters
+            self.headers = headers
+            self.timeoutSeconds = timeoutSeconds
+            self.acceptedStatusCodes = acceptedStatusCodes
+            self.shape = shape
+            self.fixedURL = fixedURL
+        }
+    }
+
+    let parts: Parts
+
     /// The HTTP method.
-    let requestMethod: Method
+    var requestMethod: Method { parts.requestMethod }
     /// The path, relative to the server's base URL.
-    let pathTemplate: PathTemplate<T.PathComponents>
+    var pathTemplate: PathTemplate<T.PathComponents> { parts.pathTemplate }
     /// Query and form parameters, in order. Internal: a `Parameter`'s name and values are the
     /// library's to read, and `urlRequest(environment:)` shows what they produce.
-    let parameters: [Parameter<T.ParameterComponents>]
+    var parameters: [Parameter<T.ParameterComponents>] { parts.parameters }
     /// Headers set from the endpoint's values or fixed here (internal, like `parameters`).
-    let headers: [Header: HeaderValue<T.HeaderComponents>]
+    var headers: [Header: HeaderValue<T.HeaderComponents>] { parts.headers }
     /// The request's timeout in seconds (`URLRequest.timeoutInterval`): how long the request may
     /// wait for more data before it fails with `URLError.timedOut`. `nil` keeps the session's.
-    let timeoutSeconds: Double?
+    var timeoutSeconds: Double? { parts.timeoutSeconds }
     /// The statuses decoded as the endpoint's `Response`; anything else is decoded as its
     /// `ErrorResponse`. 2xx unless the definition says otherwise.
-    let acceptedStatusCodes: StatusCodes
-
+    var acceptedStatusCodes: StatusCodes { parts.acceptedStatusCodes }
     /// The parts split and checked once, for building.
-    let shape: RequestShape<T.ParameterComponents, T.HeaderComponents>
+    var shape: RequestShape<T.ParameterComponents, T.HeaderComponents> { parts.shape }
     /// The URL last built, when the path and the query are the same for every request.
-    let fixedURL: FixedURLMemo?
+    var fixedURL: FixedURLMemo? { parts.fixedURL }
 
     /// Creates a definition.
     /// - Parameters:
@@ -66,20 +98,17 @@ public struct Definition<T: Endpoint>: Sendable {
         timeout: Double?,
         acceptableStatusCodes: StatusCodes
     ) {
-        self.requestMethod = method
-        self.pathTemplate = path
-        self.parameters = parameters
-        self.headers = headers
-        self.timeoutSeconds = timeout
-        self.acceptedStatusCodes = acceptableStatusCodes
-        self.shape = RequestShape(
+        let shape = RequestShape(
             method: method,
             parameters: parameters,
             headers: headers,
             hasBody: T.Body.self != EmptyCodable.self,
             timeout: timeout
         )
-        self.fixedURL = path.isFixed && shape.queryParameters.isEmpty ? FixedURLMemo() : nil
+        parts = Parts(
+            requestMethod: method, pathTemplate: path, parameters: parameters, headers: headers,
+            timeoutSeconds: timeout, acceptedStatusCodes: acceptableStatusCodes, shape: shape,
+            fixedURL: path.isFixed && shape.queryParameters.isEmpty ? FixedURLMemo() : nil)
     }
 
     /// The same definition for an endpoint with the same components and body, reusing the work
@@ -89,13 +118,9 @@ public struct Definition<T: Endpoint>: Sendable {
         Other.PathComponents == T.PathComponents, Other.ParameterComponents == T.ParameterComponents,
         Other.HeaderComponents == T.HeaderComponents, Other.Body == T.Body
     {
-        requestMethod = other.requestMethod
-        pathTemplate = other.pathTemplate
-        parameters = other.parameters
-        headers = other.headers
-        timeoutSeconds = other.timeoutSeconds
-        acceptedStatusCodes = other.acceptedStatusCodes
-        shape = other.shape
-        fixedURL = other.fixedURL
+        parts = Parts(
+            requestMethod: other.requestMethod, pathTemplate: other.pathTemplate, parameters: other.parameters,
+            headers: other.headers, timeoutSeconds: other.timeoutSeconds,
+            acceptedStatusCodes: other.acceptedStatusCodes, shape: other.shape, fixedURL: other.fixedURL)
     }
 }
