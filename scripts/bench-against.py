@@ -8,22 +8,52 @@ older). Each pair of processes is also a draw of memory layout (the figure moves
 one launch to the next, however many rounds it runs), so the pair is launched again and again,
 and the result is the median of the launches' figures.
 
-    scripts/bench-against.py OLDER_BINARY [NEWER_BINARY] [--launches 8] [--rounds 100] [--per-round 2000]
+    scripts/bench-against.py OLDER [NEWER_BINARY] [--launches 8] [--rounds 100] [--per-round 2000]
 
-NEWER_BINARY defaults to this checkout's release build. The older build needs the same
-`PipelineRounds.swift` in its benchmark (copy `Sources/EndpointsBench/PipelineRounds.swift` and the
-`pipeline-rounds` mode of `main.swift` into a worktree of the older commit, then build it with
-`swift build -c release --product endpoints-bench`).
+OLDER is an `endpoints-bench` binary or a commit: a commit is checked out in a worktree under
+/tmp, given this checkout's `PipelineRounds.swift` and `pipeline-rounds` mode (its library is left
+as it was), and built in release. NEWER_BINARY defaults to this checkout's release build, built
+first. Issue 27's bound, for example: `scripts/bench-against.py d9812b7`.
 """
-import argparse, os, statistics, subprocess
+import argparse, os, shutil, statistics, subprocess
 
 parser = argparse.ArgumentParser()
 parser.add_argument("older")
-parser.add_argument("newer", nargs="?", default=os.path.join(os.path.dirname(__file__), "..", ".build/release/endpoints-bench"))
+parser.add_argument("newer", nargs="?")
 parser.add_argument("--launches", type=int, default=8)
 parser.add_argument("--rounds", type=int, default=100)
 parser.add_argument("--per-round", type=int, default=2000)
 args = parser.parse_args()
+
+root = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+
+def build(directory):
+    subprocess.run(["swift", "build", "-c", "release", "--product", "endpoints-bench"], cwd=directory,
+                   check=True, stdout=subprocess.DEVNULL)
+    return os.path.join(directory, ".build/release/endpoints-bench")
+
+if not os.path.exists(args.older):
+    # A commit: its library as it was, with this checkout's round-serving harness added.
+    commit = subprocess.run(["git", "rev-parse", "--short", args.older], cwd=root, check=True,
+                            capture_output=True, text=True).stdout.strip()
+    tree = f"/tmp/endpoints-bench-{commit}"
+    if not os.path.exists(tree):
+        subprocess.run(["git", "worktree", "add", "--detach", tree, commit], cwd=root, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    bench = os.path.join(tree, "Sources/EndpointsBench")
+    shutil.copy(os.path.join(root, "Sources/EndpointsBench/PipelineRounds.swift"), bench)
+    main = open(os.path.join(bench, "main.swift")).read()
+    if "pipeline-rounds" not in main:
+        main += """
+if mode == "pipeline-rounds" {
+    try await PipelineRounds.serve(perRound: CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) } ?? 2_000)
+}
+"""
+        open(os.path.join(bench, "main.swift"), "w").write(main)
+    print(f"building {commit} in {tree}", flush=True)
+    args.older = build(tree)
+if args.newer is None:
+    args.newer = build(root)
 
 cpu = str(os.cpu_count() - 1)
 def start(binary):
