@@ -24,7 +24,7 @@ package struct Locked<Value>: @unchecked Sendable {
     // (`Storage`'s element), taken in `withLock`.
     private let storage: Storage
 
-    package init(_ value: Value) {
+    package init(_ value: consuming Value) {
         storage = Storage.make(value)
     }
 
@@ -40,8 +40,10 @@ package struct Locked<Value>: @unchecked Sendable {
 
     /// The value (the buffer's header) and its lock (the buffer's one element), in one allocation.
     private final class Storage: ManagedBuffer<Value, Primitive> {
-        static func make(_ value: Value) -> Storage {
-            let buffer = unsafeDowncast(create(minimumCapacity: 1) { _ in value }, to: Storage.self)
+        static func make(_ value: consuming Value) -> Storage {
+            // Moved in, not copied: a request's recorder is made with a value of a dozen fields.
+            var value = Optional(value)
+            let buffer = unsafeDowncast(create(minimumCapacity: 1) { _ in value.take()! }, to: Storage.self)
             buffer.withUnsafeMutablePointerToElements { lock in
                 #if canImport(Darwin)
                     lock.initialize(to: os_unfair_lock())

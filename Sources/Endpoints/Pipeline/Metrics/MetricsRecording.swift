@@ -16,7 +16,7 @@ struct MetricsRecording {
         case cancelled
     }
 
-    private(set) var metrics = RequestMetrics()
+    private(set) var metrics: RequestMetrics
     let start: UInt64
     private(set) var isFinished = false
     /// When the open attempt went out (after any wait for a slot), and when its head and body came.
@@ -36,7 +36,7 @@ struct MetricsRecording {
 
     init(endpointName: String, start: UInt64) {
         self.start = start
-        metrics.endpointName = endpointName
+        metrics = RequestMetrics(endpointName: endpointName)
     }
 
     private func seconds(_ nanoseconds: UInt64) -> TimeInterval { TimeInterval(nanoseconds) / 1e9 }
@@ -63,6 +63,7 @@ struct MetricsRecording {
     }
 
     /// A send reached the last step before the transport.
+    @inline(__always)  // the report a buffered request always makes: see `RequestRecorder.record`
     mutating func attemptSent(at now: UInt64, authenticationAttempt: Int, bytes: Int) -> Kind? {
         guard !isFinished else { return nil }
         let reason: RequestMetrics.Attempt.Reason
@@ -112,6 +113,7 @@ struct MetricsRecording {
         return .redirectFollowed(status: status, droppedCredentials: droppedCredentials)
     }
 
+    @inline(__always)  // the report a buffered request always makes: see `RequestRecorder.record`
     mutating func headReceived(status: Int, at now: UInt64) -> Kind? {
         guard !isFinished, metrics.attemptCount > 0 else { return nil }
         let waited = since(sentAt, now)
@@ -125,6 +127,7 @@ struct MetricsRecording {
     }
 
     /// The body ended after `bytes` were read (and any the transport spooled to a file).
+    @inline(__always)  // the report a buffered request always makes: see `RequestRecorder.record`
     mutating func bodyFinished(bytes: Int, at now: UInt64) -> Kind? {
         guard !isFinished, metrics.attemptCount > 0 else { return nil }
         let receiving = since(headAt, now)

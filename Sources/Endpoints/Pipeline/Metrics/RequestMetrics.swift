@@ -73,6 +73,11 @@ public struct RequestMetrics: Sendable, CustomStringConvertible {
         public let networkProtocol: String?
     }
 
+    /// Metrics with nothing measured yet, of the endpoint named `endpointName`.
+    init(endpointName: String = "") {
+        self.endpointName = endpointName
+    }
+
     /// Every send, in order.
     public var attempts: [Attempt] {
         attemptCount == 0 ? [] : [firstAttempt] + laterAttempts
