@@ -63,7 +63,9 @@ struct MetricsRecording {
     }
 
     /// A send reached the last step before the transport.
-    @inline(__always)  // the report a buffered request always makes: see `RequestRecorder.record`
+    /// Inlined into the recorder's report, so that the event it returns, dropped when nobody
+    /// listens, is not destroyed through a generic witness.
+    @inline(__always)
     mutating func attemptSent(at now: UInt64, authenticationAttempt: Int, bytes: Int) -> Kind? {
         guard !isFinished else { return nil }
         let reason: RequestMetrics.Attempt.Reason
@@ -113,7 +115,9 @@ struct MetricsRecording {
         return .redirectFollowed(status: status, droppedCredentials: droppedCredentials)
     }
 
-    @inline(__always)  // the report a buffered request always makes: see `RequestRecorder.record`
+    /// Inlined into the recorder's report, so that the event it returns, dropped when nobody
+    /// listens, is not destroyed through a generic witness.
+    @inline(__always)
     mutating func headReceived(status: Int, at now: UInt64) -> Kind? {
         guard !isFinished, metrics.attemptCount > 0 else { return nil }
         let waited = since(sentAt, now)
@@ -127,7 +131,9 @@ struct MetricsRecording {
     }
 
     /// The body ended after `bytes` were read (and any the transport spooled to a file).
-    @inline(__always)  // the report a buffered request always makes: see `RequestRecorder.record`
+    /// Inlined into the recorder's report, so that the event it returns, dropped when nobody
+    /// listens, is not destroyed through a generic witness.
+    @inline(__always)
     mutating func bodyFinished(bytes: Int, at now: UInt64) -> Kind? {
         guard !isFinished, metrics.attemptCount > 0 else { return nil }
         let receiving = since(headAt, now)
