@@ -19,7 +19,13 @@ let package = Package(
         .executable(name: "endpoints-cache-proxy", targets: ["EndpointsCacheProxy"]),
     ],
     targets: [
-        .target(name: "Endpoints", swiftSettings: upcoming),
+        // libcurl's ABI, loaded with dlopen: the Linux transport needs no curl headers (see its header).
+        .target(name: "CEndpointsCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(
+            name: "Endpoints",
+            dependencies: [.target(name: "CEndpointsCurl", condition: .when(platforms: [.linux]))],
+            swiftSettings: upcoming
+        ),
         .target(name: "EndpointsMocking", dependencies: ["Endpoints"], swiftSettings: upcoming),
         // The Swift Testing trait, apart so that EndpointsMocking never links Testing.
         .target(name: "EndpointsMockingTesting", dependencies: ["EndpointsMocking"], swiftSettings: upcoming),

@@ -31,17 +31,22 @@ enum HostLimiter {
         /// The pool, weakly: a pool freed and another made at its address finds this entry's
         /// owner gone and starts afresh, without the old one's count or latency.
         weak var owner: AnyObject?
+        /// Whether the limit follows how fast the host answers (a `URLSession`'s pool; see
+        /// ``effectiveLimit(maximum:latency:)``), or is the maximum (``CurlTransport``'s).
+        var adaptsToLatency = true
         var inFlight = 0
         var waiters = WaitQueue()
         var latency: Latency?
 
-        func limit(maximum: Int) -> Int { HostLimiter.effectiveLimit(maximum: maximum, latency: latency) }
+        func limit(maximum: Int) -> Int {
+            adaptsToLatency ? HostLimiter.effectiveLimit(maximum: maximum, latency: latency) : maximum
+        }
 
         /// Takes a slot when one is free.
-        mutating func admit(owner: AnyObject, maximum: Int) -> Bool {
+        mutating func admit(owner: AnyObject, maximum: Int, adaptsToLatency: Bool) -> Bool {
             // The entry of a pool that is gone, at the same address: nothing of it is in flight
             // (a pool lives while its requests do), and its latency is not this pool's.
-            if self.owner !== owner { self = Host(owner: owner) }
+            if self.owner !== owner { self = Host(owner: owner, adaptsToLatency: adaptsToLatency) }
             guard inFlight < limit(maximum: maximum) else { return false }
             inFlight += 1
             return true
@@ -141,13 +146,14 @@ enum HostLimiter {
         var nextWaiter: UInt64 = 0
 
         /// Takes a slot for `key` when one is free. One lookup: this runs for every request.
-        mutating func admit(_ key: Key, owner: AnyObject, maximum: Int) -> Bool {
+        mutating func admit(_ key: Key, owner: AnyObject, maximum: Int, adaptsToLatency: Bool) -> Bool {
             // Bounded: a process that talks to many hosts forgets the idle ones now and then, and
             // the entries of pools that are gone.
             if hosts.count >= 256, hosts[key] == nil {
                 hosts = hosts.filter { !$0.value.isIdle && $0.value.owner != nil }
             }
-            return hosts[key, default: Host(owner: owner)].admit(owner: owner, maximum: maximum)
+            return hosts[key, default: Host(owner: owner, adaptsToLatency: adaptsToLatency)].admit(
+                owner: owner, maximum: maximum, adaptsToLatency: adaptsToLatency)
         }
     }
 
@@ -155,9 +161,12 @@ enum HostLimiter {
 
     /// A transport's connection pool and how many requests to one host it carries at once.
     struct Limit: Sendable {
-        /// The pool the requests share (a `URLSession`).
+        /// The pool the requests share (a `URLSession`, a ``CurlTransport``'s loop).
         let pool: any AnyObject & Sendable
         let maximumPerHost: Int
+        /// Whether fewer than the maximum go out to a host that answers fast (a `URLSession`'s
+        /// pool on Linux, which churns connections beyond four there), or always the maximum.
+        var adaptsToLatency = true
     }
 
     /// A request's claim on one in-flight slot, or on none when it was not limited.
@@ -184,10 +193,10 @@ enum HostLimiter {
         switch admitNow(request, limit: limit, bypass: bypass) {
         case .admitted(let admission):
             return admission
-        case .wait(let key, let owner, let maximum):
+        case .wait(let key, let owner, let maximum, let adaptsToLatency):
             // The request's metrics count the wait, and its listener hears of it.
             recorder?.queued()
-            let admission = try await wait(key, owner: owner, maximum: maximum)
+            let admission = try await wait(key, owner: owner, maximum: maximum, adaptsToLatency: adaptsToLatency)
             recorder?.admitted()
             return admission
         }
@@ -196,8 +205,8 @@ enum HostLimiter {
     /// What ``admitNow(_:limit:bypass:)`` decided.
     private enum Decision {
         case admitted(Admission)
-        /// No slot is free: ``wait(_:maximum:)`` for one.
-        case wait(Key, owner: any AnyObject & Sendable, maximum: Int)
+        /// No slot is free: ``wait(_:owner:maximum:adaptsToLatency:)`` for one.
+        case wait(Key, owner: any AnyObject & Sendable, maximum: Int, adaptsToLatency: Bool)
     }
 
     /// Admits `request` at once when a slot is free (or it is not limited), without suspending:
@@ -209,15 +218,18 @@ enum HostLimiter {
         let key = Key(session: ObjectIdentifier(limit.pool), origin: origin)
         let maximum = limit.maximumPerHost
         let pool = limit.pool
-        guard table.withLock({ $0.admit(key, owner: pool, maximum: maximum) }) else {
-            return .wait(key, owner: pool, maximum: maximum)
+        let adapts = limit.adaptsToLatency
+        guard table.withLock({ $0.admit(key, owner: pool, maximum: maximum, adaptsToLatency: adapts) }) else {
+            return .wait(key, owner: pool, maximum: maximum, adaptsToLatency: adapts)
         }
         return .admitted(
             Admission(key: key, waited: false, maximum: maximum, start: DispatchTime.now().uptimeNanoseconds))
     }
 
     /// Queues for a slot of `key` (in order, cancellable while waiting).
-    private static func wait(_ key: Key, owner: any AnyObject & Sendable, maximum: Int) async throws -> Admission {
+    private static func wait(
+        _ key: Key, owner: any AnyObject & Sendable, maximum: Int, adaptsToLatency: Bool
+    ) async throws -> Admission {
         let id = table.withLock { table -> UInt64 in
             table.nextWaiter += 1
             return table.nextWaiter
@@ -230,8 +242,10 @@ enum HostLimiter {
                 // (admitted, or already cancelled), or `release` / `onCancel` once it is queued.
                 let admission = table.withLock { table -> Queueing in
                     if Task.isCancelled { return .cancelled }
-                    if table.admit(key, owner: owner, maximum: maximum) { return .admitted }
-                    table.hosts[key, default: Host(owner: owner)].waiters.append(
+                    if table.admit(key, owner: owner, maximum: maximum, adaptsToLatency: adaptsToLatency) {
+                        return .admitted
+                    }
+                    table.hosts[key, default: Host(owner: owner, adaptsToLatency: adaptsToLatency)].waiters.append(
                         Waiter(id: id, continuation: continuation))
                     return .queued
                 }

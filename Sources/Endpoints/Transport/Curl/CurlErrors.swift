@@ -1,0 +1,128 @@
+#if canImport(FoundationNetworking)
+    import CEndpointsCurl
+    import Foundation
+    import FoundationNetworking
+
+    /// What a libcurl transfer's failure and measurements mean in the library's terms.
+    enum CurlErrors {
+        /// The `URLError` for CURLcode `code`: the code URLSession reports for the same failure on
+        /// Apple platforms, with libcurl's sentence in the description and the failing URL.
+        static func urlError(code: Int32, handle: CurlHandle, url: URL, head: CurlResponseHead) -> URLError {
+            let detail = handle.errorText ?? String(cString: ep_curl_strerror(code))
+            let urlCode: URLError.Code
+            var sentence: String
+            switch Int(code) {
+            case EP_CURLE_PARTIAL_FILE, EP_CURLE_RECV_ERROR, EP_CURLE_SEND_ERROR, EP_CURLE_GOT_NOTHING,
+                EP_CURLE_HTTP2, EP_CURLE_HTTP2_STREAM:
+                if Int(code) == EP_CURLE_PARTIAL_FILE || head.isComplete {
+                    return URLError.partialTransfer("curl: \(detail)", failingURL: url, underlying: nil)
+                }
+                urlCode = .networkConnectionLost
+                sentence = "The network connection was lost (\(detail))."
+            case EP_CURLE_COULDNT_RESOLVE_HOST, EP_CURLE_COULDNT_RESOLVE_PROXY:
+                urlCode = .cannotFindHost
+                sentence = "The host could not be found (\(detail))."
+            case EP_CURLE_COULDNT_CONNECT, EP_CURLE_PROXY:
+                urlCode = .cannotConnectToHost
+                sentence = "Could not connect to the server (\(detail))."
+            case EP_CURLE_OPERATION_TIMEDOUT:
+                urlCode = .timedOut
+                sentence = "The request timed out (\(detail))."
+            case EP_CURLE_UNSUPPORTED_PROTOCOL:
+                urlCode = .unsupportedURL
+                sentence = "The URL's scheme is not supported (\(detail))."
+            case EP_CURLE_URL_MALFORMAT:
+                urlCode = .badURL
+                sentence = "The URL is malformed (\(detail))."
+            case EP_CURLE_WEIRD_SERVER_REPLY:
+                urlCode = .badServerResponse
+                sentence = "The server's response is malformed (\(detail))."
+            case EP_CURLE_OUT_OF_MEMORY:
+                // libcurl's answer to a header line of over ~100 KB.
+                urlCode = .badServerResponse
+                sentence = "The server's response could not be read (\(detail))."
+            case EP_CURLE_BAD_CONTENT_ENCODING:
+                urlCode = .cannotDecodeContentData
+                sentence = "The response body could not be decoded (\(detail))."
+            case EP_CURLE_FILESIZE_EXCEEDED:
+                urlCode = .dataLengthExceedsMaximum
+                sentence = "The response body is too large (\(detail))."
+            case EP_CURLE_SSL_CONNECT_ERROR, EP_CURLE_SSL_CIPHER, EP_CURLE_SSL_CERTPROBLEM,
+                EP_CURLE_SSL_CACERT_BADFILE, EP_CURLE_SSL_CRL_BADFILE, EP_CURLE_SSL_ISSUER_ERROR,
+                EP_CURLE_PEER_FAILED_VERIFICATION, EP_CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+                EP_CURLE_SSL_INVALIDCERTSTATUS, EP_CURLE_SSL_CLIENTCERT:
+                let failure = TLSFailure(curlCode: code, verifyResult: handle.verifyResult, detail: detail)
+                var info: [String: Any] = [
+                    NSLocalizedDescriptionKey: failure.description, NSURLErrorFailingURLErrorKey: url,
+                    NSUnderlyingErrorKey: failure,
+                ]
+                info[NSURLErrorFailingURLStringErrorKey] = url.absoluteString
+                return URLError(failure.urlErrorCode, userInfo: info)
+            default:
+                urlCode = .unknown
+                sentence = "The request failed (curl error \(code): \(detail))."
+            }
+            return URLError(
+                urlCode, userInfo: [NSLocalizedDescriptionKey: sentence, NSURLErrorFailingURLErrorKey: url])
+        }
+
+        /// The error for a response head refused as it arrived.
+        static func refusedHead(_ problem: CurlResponseHead.Problem, url: URL) -> URLError {
+            let reason =
+                switch problem {
+                case .tooLarge: "its header is larger than \(CurlResponseHead.maximumBytes / 1024) KB"
+                case .malformedStatusLine: "its status line is malformed"
+                case .foldedLine: "a header line is folded (obs-fold, RFC 9112 §5.2)"
+                case .invalidFieldName: "a header name is not a token"
+                case .invalidFieldValue: "a header value holds a CR, LF or NUL"
+                }
+            return URLError(
+                .badServerResponse,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "The server's response is malformed: \(reason).",
+                    NSURLErrorFailingURLErrorKey: url,
+                ])
+        }
+
+        /// What libcurl measured of the finished transfer on `handle`.
+        static func connectionMetrics(of handle: CurlHandle) -> RequestMetrics.ConnectionMetrics {
+            func time(_ info: Int32) -> TimeInterval? {
+                var value: Int64 = 0
+                guard Int(ep_easy_getinfo_off(handle.easy, info, &value)) == EP_CURLE_OK else { return nil }
+                return TimeInterval(value) / 1_000_000
+            }
+            var connects = 0
+            _ = ep_easy_getinfo_long(handle.easy, Int32(EP_CURLINFO_NUM_CONNECTS), &connects)
+            var version = 0
+            _ = ep_easy_getinfo_long(handle.easy, Int32(EP_CURLINFO_HTTP_VERSION), &version)
+            let lookup = time(Int32(EP_CURLINFO_NAMELOOKUP_TIME_T)) ?? 0
+            let connected = time(Int32(EP_CURLINFO_CONNECT_TIME_T)) ?? 0
+            let secured = time(Int32(EP_CURLINFO_APPCONNECT_TIME_T)) ?? 0
+            let reused = connects == 0
+            let networkProtocol: String? =
+                switch version {
+                case Int(EP_CURL_HTTP_VERSION_1_0): "http/1.0"
+                case Int(EP_CURL_HTTP_VERSION_1_1): "http/1.1"
+                case Int(EP_CURL_HTTP_VERSION_2_0): "h2"
+                case Int(EP_CURL_HTTP_VERSION_3): "h3"
+                default: nil
+                }
+            return RequestMetrics.ConnectionMetrics(
+                reusedConnection: reused,
+                domainLookup: reused ? nil : lookup,
+                connect: reused ? nil : max(0, connected - lookup),
+                secureConnection: reused || secured == 0 ? nil : max(0, secured - connected),
+                networkProtocol: networkProtocol
+            )
+        }
+    }
+
+    extension CurlHandle {
+        /// OpenSSL's verification result of the last TLS handshake (0 when it verified).
+        var verifyResult: Int {
+            var value = 0
+            _ = ep_easy_getinfo_long(easy, Int32(EP_CURLINFO_SSL_VERIFYRESULT), &value)
+            return value
+        }
+    }
+#endif

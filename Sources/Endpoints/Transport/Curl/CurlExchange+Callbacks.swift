@@ -1,0 +1,90 @@
+#if canImport(FoundationNetworking)
+    import CEndpointsCurl
+    import Foundation
+
+    /// libcurl's callbacks, on the loop thread. Each finds its exchange through the context pointer
+    /// it was configured with (unretained: the loop holds the exchange while its transfer runs).
+    enum CurlCallbacks {
+        /// A response header line (the status line, a field, the blank line that ends a head).
+        static let header: ep_data_callback = { buffer, size, count, context in
+            let exchange = Unmanaged<CurlExchange>.fromOpaque(context!).takeUnretainedValue()
+            let length = size * count
+            return exchange.received(headerLine: UnsafeRawBufferPointer(start: buffer, count: length)) ? length : 0
+        }
+
+        /// Body bytes (decoded, when the response was compressed).
+        static let write: ep_data_callback = { buffer, size, count, context in
+            let exchange = Unmanaged<CurlExchange>.fromOpaque(context!).takeUnretainedValue()
+            return exchange.received(body: UnsafeRawBufferPointer(start: buffer, count: size * count))
+        }
+
+        /// The next bytes of an upload.
+        static let read: ep_data_callback = { buffer, size, count, context in
+            let exchange = Unmanaged<CurlExchange>.fromOpaque(context!).takeUnretainedValue()
+            return exchange.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+        }
+
+        /// libcurl sends an upload again from `offset` (a reused connection that had closed).
+        static let seek: ep_seek_callback = { context, offset, origin in
+            let exchange = Unmanaged<CurlExchange>.fromOpaque(context!).takeUnretainedValue()
+            guard origin == SEEK_SET, let upload = exchange.upload else { return Int32(EP_CURL_SEEKFUNC_CANTSEEK) }
+            return upload.seek(to: offset) ? Int32(EP_CURL_SEEKFUNC_OK) : Int32(EP_CURL_SEEKFUNC_CANTSEEK)
+        }
+    }
+
+    extension CurlExchange {
+        /// Takes a header line; `false` ends the transfer (the head is refused, see ``failure``).
+        func received(headerLine line: UnsafeRawBufferPointer) -> Bool {
+            lastActivity = RequestRecorder.now()
+            switch head.consume(line) {
+            case .more, .interimEnded, .ignored:
+                return true
+            case .invalid(let problem):
+                failure = CurlErrors.refusedHead(problem, url: url)
+                return false
+            case .ended:
+                if followsRedirects, CurlExchange.redirectStatuses.contains(head.statusCode),
+                    head.value(of: "Location") != nil
+                {
+                    discardsBody = true
+                } else if mode == .buffered, let length = head.value(of: "Content-Length").flatMap(Int.init),
+                    length > 0
+                {
+                    received.reserveCapacity(min(length, 16 << 20))
+                }
+                headEnded()
+                return true
+            }
+        }
+
+        /// The statuses a redirect is followed for (with a `Location`).
+        static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+        /// Takes body bytes: the count taken, or `CURL_WRITEFUNC_PAUSE` while the reader is behind.
+        func received(body bytes: UnsafeRawBufferPointer) -> Int {
+            lastActivity = RequestRecorder.now()
+            if discardsBody { return bytes.count }
+            guard let body else {
+                received.append(contentsOf: bytes)
+                return bytes.count
+            }
+            if paused { return EP_CURL_WRITEFUNC_PAUSE }
+            // May call the buffer's pause hook, which sets `paused` for the next write.
+            body.append(Data(bytes))
+            return bytes.count
+        }
+
+        /// Fills `buffer` with the next bytes of the upload: the count, 0 at its end.
+        func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+            lastActivity = RequestRecorder.now()
+            guard let upload else { return 0 }
+            switch upload.read(into: buffer) {
+            case .success(let count):
+                return count
+            case .failure(let error):
+                failure = error
+                return EP_CURL_READFUNC_ABORT
+            }
+        }
+    }
+#endif

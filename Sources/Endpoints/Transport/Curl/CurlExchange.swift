@@ -1,0 +1,325 @@
+#if canImport(FoundationNetworking)
+    import CEndpointsCurl
+    import Foundation
+    import FoundationNetworking
+
+    /// One HTTP exchange through libcurl: a request out, its response head and body in, on the
+    /// loop's thread; a redirect is one exchange per hop (``CurlTransport`` follows it).
+    ///
+    /// It is configured on the caller's thread (`CurlExchange+Request.swift`), then only the loop
+    /// thread touches its easy handle and the fields marked "loop", through libcurl's callbacks
+    /// (`CurlExchange+Callbacks.swift`) and the loop's calls (`loopStarts`, `loopFinished`, …).
+    /// Who waits for it, and whether it was stopped, is a ``CurlDelivery`` under a lock, the one
+    /// state the caller's side (a cancel, a reader that went away) and the loop both change.
+    ///
+    /// - Buffered: the body is gathered here and the answer delivered when the transfer is done,
+    ///   one hand-over per request.
+    /// - Streamed: the head is delivered as soon as its blank line arrives, and the body goes into
+    ///   a ``BodyBuffer`` whose reader paces it: while more than its limit waits unread, the write
+    ///   callback pauses the transfer (`CURL_WRITEFUNC_PAUSE`, so libcurl stops reading the socket)
+    ///   until the reader has drained half of it.
+    /// - A response that redirects (301, 302, 303, 307, 308 with a `Location`) is not delivered
+    ///   early, whatever the mode: its body is dropped as it arrives, and its head handed over at
+    ///   the end for the transport to follow.
+    final class CurlExchange: @unchecked Sendable {
+        // @unchecked Sendable: `delivery` is guarded by its lock (`Locked`). Every other mutable
+        // field is the configuring caller's until `CurlLoop.add`, then the loop thread's alone,
+        // which is the only thread libcurl calls back on.
+
+        enum Mode {
+            /// The body is gathered and delivered with the head at the end.
+            case buffered
+            /// The head is delivered as soon as it arrives; the body streams.
+            case streamed
+        }
+
+        let handle: CurlHandle
+        let loop: CurlLoop
+        let mode: Mode
+        /// The request's URL: the response's.
+        let url: URL
+        /// The idle timeout in nanoseconds (`timeoutInterval`; none when 0 or less).
+        private let timeout: UInt64
+        /// Whether a redirect's head ends the exchange (the transport follows it).
+        let followsRedirects: Bool
+        /// A streamed body's buffer.
+        let body: BodyBuffer?
+        /// Who waits, and whether the exchange was stopped.
+        private let delivery = Locked(CurlDelivery())
+
+        // MARK: Loop
+
+        /// The response head as it arrives.
+        var head = CurlResponseHead()
+        /// A buffered body.
+        var received = Data()
+        /// When a byte last went out or came in (uptime nanoseconds).
+        var lastActivity: UInt64 = 0
+        /// The reader is behind: the next write pauses the transfer.
+        var paused = false
+        /// A redirect's body, which nobody reads.
+        var discardsBody = false
+        /// Why a callback ended the transfer, which libcurl then reports as a write error.
+        var failure: URLError?
+        /// The request's header lines (a `curl_slist`), freed with the exchange.
+        var headerList: OpaquePointer?
+        /// The request's body, when it came as data: libcurl reads it from here (`CURLOPT_POSTFIELDS`).
+        var requestBody: UnsafeMutableRawBufferPointer?
+        /// An upload from a file or a stream.
+        var upload: CurlUpload?
+        /// Whether to measure the connection (a recorder listens).
+        let measures: Bool
+
+        init(
+            request: URLRequest, handle: CurlHandle, loop: CurlLoop, mode: Mode, followsRedirects: Bool,
+            measures: Bool
+        ) {
+            self.handle = handle
+            self.loop = loop
+            self.mode = mode
+            self.url = request.url ?? URL(fileURLWithPath: "/")
+            self.followsRedirects = followsRedirects
+            self.measures = measures
+            let seconds = request.timeoutInterval
+            timeout = seconds > 0 ? UInt64(min(seconds, 1e9) * 1e9) : .max
+            body = mode == .streamed ? BodyBuffer(limit: ResponseBody.defaultBufferLimit) : nil
+            body?.setHooks(
+                BodyBuffer.Hooks(
+                    // Called by the write callback's append, on the loop thread.
+                    pause: { [weak self] in self?.paused = true },
+                    resume: { [weak self] in if let self { self.loop.resume(self) } },
+                    terminate: { [weak self] in self?.stop(with: CancellationError()) }
+                ))
+        }
+
+        deinit {
+            if let headerList { ep_slist_free_all(headerList) }
+            requestBody?.deallocate()
+        }
+
+        // MARK: Running (the caller's task)
+
+        /// Hands the exchange to the loop and waits for its answer: the head with the whole body
+        /// (buffered), the head with the body arriving (streamed), or a redirect's head.
+        func run() async throws -> CurlAnswer {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation {
+                    (continuation: CheckedContinuation<CurlAnswer, any Error>) in
+                    switch delivery.withLock({ $0.start(continuation) }) {
+                    case .send: loop.add(self)
+                    case .fail(let error): continuation.resume(throwing: error)
+                    }
+                }
+            } onCancel: {
+                stop(with: CancellationError())
+            }
+        }
+
+        /// Stops the exchange with `error` (a cancel, a reader that went away) from any thread:
+        /// who waits gets `error` now, and the loop removes the transfer.
+        func stop(with error: any Error) {
+            switch delivery.withLock({ $0.stop(with: error) }) {
+            case .none:
+                return
+            case .notStarted:
+                return
+            case .fail(let continuation):
+                continuation.resume(throwing: error)
+            case .endBody:
+                body?.finish(throwing: error)
+            }
+            loop.remove(self)
+        }
+
+        // MARK: The loop's calls
+
+        /// The loop is about to add the transfer; `false` when it was stopped first (nothing is sent).
+        func loopStarts(at now: UInt64) -> Bool {
+            lastActivity = now
+            return delivery.withLock { $0.isWaiting }
+        }
+
+        /// When the transfer times out unless something arrives: never while paused for its reader.
+        var idleDeadline: UInt64 {
+            paused || timeout == .max ? .max : lastActivity &+ timeout
+        }
+
+        /// The loop removed the transfer after ``stop(with:)``.
+        func loopRemoved() {}
+
+        /// The reader caught up: the transfer goes on (libcurl may call the write callback now).
+        func loopResumes() {
+            paused = false
+            lastActivity = RequestRecorder.now()
+            _ = ep_easy_pause(handle.easy, Int32(EP_CURLPAUSE_CONT))
+        }
+
+        /// Nothing arrived for the timeout; the loop removed the transfer.
+        func loopTimedOut() {
+            let error = URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: url])
+            switch delivery.withLock({ $0.stop(with: error) }) {
+            case .fail(let continuation): continuation.resume(throwing: error)
+            case .endBody: body?.finish(throwing: error)
+            case .none, .notStarted: break
+            }
+        }
+
+        /// The transfer ended with CURLcode `code`; the loop removed it.
+        func loopFinished(code: Int32) {
+            let outcome: Result<CurlAnswer, any Error>
+            if let failure {
+                outcome = .failure(failure)
+            } else if Int(code) != EP_CURLE_OK {
+                outcome = .failure(CurlErrors.urlError(code: code, handle: handle, url: url, head: head))
+            } else if !head.isComplete {
+                // libcurl ends a connection closed inside the head with success and an empty body.
+                outcome = .failure(
+                    URLError.partialTransfer(
+                        "the connection closed before the response head ended", failingURL: url, underlying: nil))
+            } else {
+                outcome = .success(answer(body: ResponseBody(received)))
+            }
+            let connection = measures ? CurlErrors.connectionMetrics(of: handle) : nil
+            switch delivery.withLock({ $0.finish() }) {
+            case .resume(let continuation):
+                continuation.resume(
+                    with: outcome.map { answer in
+                        var answer = answer
+                        answer.connection = connection
+                        return answer
+                    })
+            case .endBody:
+                switch outcome {
+                case .success: body?.finish()
+                case .failure(let error): body?.finish(throwing: error)
+                }
+            case .none:
+                break
+            }
+        }
+
+        /// The final head arrived: a streamed exchange hands it over now, with its body to come.
+        func headEnded() {
+            guard mode == .streamed, !discardsBody, let body else { return }
+            guard let continuation = delivery.withLock({ $0.headArrived() }) else { return }
+            var answer = answer(body: ResponseBody(buffer: body))
+            answer.connection = nil
+            continuation.resume(returning: answer)
+        }
+
+        private func answer(body: ResponseBody) -> CurlAnswer {
+            CurlAnswer(head: head, url: url, body: body, isRedirect: discardsBody)
+        }
+    }
+
+    /// What an exchange gives its caller.
+    struct CurlAnswer: Sendable {
+        /// The response head (the final one, or a redirect's).
+        var head: CurlResponseHead
+        /// The URL it answers.
+        var url: URL
+        /// The body: whole (buffered), arriving (streamed), or empty (a redirect).
+        var body: ResponseBody
+        /// Whether this is a redirect's head, to follow.
+        var isRedirect: Bool
+        /// What libcurl measured of the connection, when asked (buffered exchanges).
+        var connection: RequestMetrics.ConnectionMetrics?
+    }
+
+    /// Who waits for an exchange, and whether it ended: the state both the caller's side (a cancel)
+    /// and the loop thread (the head, the end, a timeout) change, under the exchange's lock. Each
+    /// change returns what to do once the lock is released.
+    struct CurlDelivery {
+        typealias Continuation = CheckedContinuation<CurlAnswer, any Error>
+
+        enum Phase {
+            /// Made, not handed to the loop yet.
+            case initialized
+            /// The caller waits for the answer (or, streamed, the head).
+            case waiting(Continuation)
+            /// The head went to the caller; the body is arriving.
+            case streaming
+            /// Over: answered, failed or stopped.
+            case finished
+        }
+
+        private(set) var phase = Phase.initialized
+        /// Why it was stopped before the caller started waiting.
+        private var stoppedEarly: (any Error)?
+
+        enum StartAction {
+            /// Hand the exchange to the loop.
+            case send
+            /// Stopped before it started: fail at once, send nothing.
+            case fail(any Error)
+        }
+
+        mutating func start(_ continuation: Continuation) -> StartAction {
+            guard case .initialized = phase else { return .fail(stoppedEarly ?? CancellationError()) }
+            phase = .waiting(continuation)
+            return .send
+        }
+
+        var isWaiting: Bool {
+            if case .waiting = phase { return true }
+            return false
+        }
+
+        enum StopAction {
+            /// Over already.
+            case none
+            /// Stopped before it was sent: ``start(_:)`` fails.
+            case notStarted
+            /// Fail the caller who waits.
+            case fail(Continuation)
+            /// End the body with the error.
+            case endBody
+        }
+
+        mutating func stop(with error: any Error) -> StopAction {
+            switch phase {
+            case .initialized:
+                phase = .finished
+                stoppedEarly = error
+                return .notStarted
+            case .waiting(let continuation):
+                phase = .finished
+                return .fail(continuation)
+            case .streaming:
+                phase = .finished
+                return .endBody
+            case .finished:
+                return .none
+            }
+        }
+
+        /// A streamed exchange's head arrived: the caller to hand it to, if still waiting.
+        mutating func headArrived() -> Continuation? {
+            guard case .waiting(let continuation) = phase else { return nil }
+            phase = .streaming
+            return continuation
+        }
+
+        enum FinishAction {
+            case none
+            /// Give the caller the outcome.
+            case resume(Continuation)
+            /// End the body with the outcome.
+            case endBody
+        }
+
+        /// The transfer ended.
+        mutating func finish() -> FinishAction {
+            switch phase {
+            case .waiting(let continuation):
+                phase = .finished
+                return .resume(continuation)
+            case .streaming:
+                phase = .finished
+                return .endBody
+            case .initialized, .finished:
+                return .none
+            }
+        }
+    }
+#endif

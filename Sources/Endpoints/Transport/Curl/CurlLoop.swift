@@ -1,0 +1,255 @@
+#if canImport(FoundationNetworking)
+    import CEndpointsCurl
+    import Foundation
+
+    /// One libcurl multi handle and the thread that drives it: the only thread that calls libcurl
+    /// with the multi handle, and with an easy handle while it is added to it.
+    ///
+    /// Other threads hand work over through ``inbox`` (a transfer to add, one to remove, one to
+    /// resume after its reader caught up) and wake the thread with `curl_multi_wakeup` when it sleeps
+    /// in `curl_multi_poll`; a thread that is busy picks the work up on its next turn without a
+    /// wake-up. Easy handles are configured on the caller's thread before they are added, and kept
+    /// for reuse afterwards (``CurlHandle``), so the loop's turn is little more than libcurl's own
+    /// work and each transfer's callbacks.
+    ///
+    /// The loop also enforces each transfer's idle timeout (fractions of a second included): a
+    /// transfer that receives nothing for its request's `timeoutInterval`, and is not paused for
+    /// its reader, ends with `URLError.timedOut`.
+    ///
+    /// The thread runs while the transport that made the loop exists or a transfer is running, then
+    /// ends and frees the multi handle.
+    final class CurlLoop: Sendable {
+        /// What other threads leave for the loop, and the idle handles.
+        private struct Inbox {
+            var added: [CurlExchange] = []
+            var removed: [CurlExchange] = []
+            var resumed: [CurlExchange] = []
+            /// Easy handles no transfer uses, most recently used last.
+            var idle: [CurlHandle] = []
+            /// Whether the loop sleeps in `curl_multi_poll` (or is about to), so that new work must wake it.
+            var polling = false
+            /// The transport is gone: end once no transfer runs.
+            var closing = false
+
+            var hasWork: Bool { !added.isEmpty || !removed.isEmpty || !resumed.isEmpty || closing }
+        }
+
+        private let multi: CurlMulti
+        private let inbox = Locked(Inbox())
+        /// The most idle easy handles kept for reuse.
+        private static let idleLimit = 64
+
+        /// A loop whose connections to one host are at most `maximumConnectionsPerHost`.
+        init(maximumConnectionsPerHost: Int) {
+            multi = CurlMulti(maximumConnectionsPerHost: maximumConnectionsPerHost)
+            let thread = Thread { [self] in run() }
+            thread.name = "Endpoints libcurl"
+            thread.start()
+        }
+
+        // MARK: Handing work over (any thread)
+
+        /// An easy handle to configure for a new transfer: an idle one, or a new one.
+        func takeHandle() -> CurlHandle? {
+            if let handle = inbox.withLock({ $0.idle.popLast() }) {
+                handle.reset()
+                return handle
+            }
+            return CurlHandle()
+        }
+
+        /// Starts `exchange`, whose easy handle is configured.
+        func add(_ exchange: CurlExchange) {
+            hand { $0.added.append(exchange) }
+        }
+
+        /// Stops `exchange` (cancelled, timed out, its body dropped): it is removed from the multi
+        /// handle, so nothing more is sent or received, and a transfer still queued for a
+        /// connection is never sent.
+        func remove(_ exchange: CurlExchange) {
+            hand { $0.removed.append(exchange) }
+        }
+
+        /// Resumes `exchange`, paused while its reader was behind.
+        func resume(_ exchange: CurlExchange) {
+            hand { $0.resumed.append(exchange) }
+        }
+
+        /// The transport is gone: the loop ends once its transfers have.
+        func close() {
+            hand { $0.closing = true }
+        }
+
+        private func hand(_ change: (inout Inbox) -> Void) {
+            let wake = inbox.withLock { inbox -> Bool in
+                change(&inbox)
+                defer { inbox.polling = false }
+                return inbox.polling
+            }
+            if wake { multi.wakeUp() }
+        }
+
+        // MARK: The loop (its thread only)
+
+        private func run() {
+            var running: [OpaquePointer: CurlExchange] = [:]
+            var watchAt = UInt64.max
+            while true {
+                let work = inbox.withLock { inbox -> Inbox in
+                    let work = Inbox(
+                        added: inbox.added, removed: inbox.removed, resumed: inbox.resumed, closing: inbox.closing)
+                    inbox.added.removeAll(keepingCapacity: true)
+                    inbox.removed.removeAll(keepingCapacity: true)
+                    inbox.resumed.removeAll(keepingCapacity: true)
+                    return work
+                }
+                let now = RequestRecorder.now()
+                for exchange in work.added {
+                    guard exchange.loopStarts(at: now) else {
+                        recycle(exchange.handle)
+                        continue
+                    }
+                    running[exchange.handle.easy] = exchange
+                    multi.add(exchange.handle)
+                    watchAt = min(watchAt, exchange.idleDeadline)
+                }
+                for exchange in work.removed where running[exchange.handle.easy] === exchange {
+                    running[exchange.handle.easy] = nil
+                    multi.remove(exchange.handle)
+                    exchange.loopRemoved()
+                    recycle(exchange.handle)
+                }
+                for exchange in work.resumed where running[exchange.handle.easy] === exchange {
+                    exchange.loopResumes()
+                }
+                multi.perform()
+                while let (easy, code) = multi.nextDone() {
+                    guard let exchange = running.removeValue(forKey: easy) else { continue }
+                    multi.remove(exchange.handle)
+                    exchange.loopFinished(code: code)
+                    recycle(exchange.handle)
+                }
+                if !running.isEmpty, RequestRecorder.now() >= watchAt {
+                    watchAt = expireIdle(&running)
+                } else if running.isEmpty {
+                    watchAt = .max
+                }
+                if work.closing, running.isEmpty, inbox.withLock({ $0.added.isEmpty }) { break }
+                poll(until: watchAt)
+            }
+            inbox.withLock { $0.idle.removeAll() }
+            multi.cleanUp()
+        }
+
+        /// Ends the transfers that received nothing for their timeout; returns when to look next.
+        private func expireIdle(_ running: inout [OpaquePointer: CurlExchange]) -> UInt64 {
+            let now = RequestRecorder.now()
+            var next = UInt64.max
+            for (easy, exchange) in running {
+                let deadline = exchange.idleDeadline
+                if deadline <= now {
+                    running[easy] = nil
+                    multi.remove(exchange.handle)
+                    exchange.loopTimedOut()
+                    recycle(exchange.handle)
+                } else {
+                    next = min(next, deadline)
+                }
+            }
+            return next
+        }
+
+        /// Sleeps in `curl_multi_poll` until libcurl has work, a wake-up, or `deadline` (uptime ns).
+        private func poll(until deadline: UInt64) {
+            let sleeps = inbox.withLock { inbox -> Bool in
+                guard !inbox.hasWork else { return false }
+                inbox.polling = true
+                return true
+            }
+            guard sleeps else { return }
+            let now = RequestRecorder.now()
+            let milliseconds =
+                deadline == .max ? 1000 : Int32(clamping: (deadline &- min(deadline, now)) / 1_000_000 + 1)
+            multi.poll(timeout: min(milliseconds, 1000))
+            inbox.withLock { $0.polling = false }
+        }
+
+        /// Keeps `handle` for the next transfer, or frees it when enough are kept.
+        private func recycle(_ handle: CurlHandle) {
+            inbox.withLock { inbox in
+                guard inbox.idle.count < Self.idleLimit else { return }
+                inbox.idle.append(handle)
+            }
+        }
+    }
+
+    /// A libcurl multi handle.
+    struct CurlMulti: @unchecked Sendable {
+        // @unchecked Sendable: only the loop thread calls libcurl with it (under no lock: it is that
+        // thread's alone), except `curl_multi_wakeup`, which libcurl documents as thread-safe.
+        private let multi: OpaquePointer
+
+        init(maximumConnectionsPerHost: Int) {
+            guard let multi = ep_multi_init() else { fatalError("curl_multi_init failed (out of memory)") }
+            self.multi = multi
+            _ = ep_multi_setopt_long(multi, Int32(EP_CURLMOPT_PIPELINING), Int(EP_CURLPIPE_MULTIPLEX))
+            _ = ep_multi_setopt_long(multi, Int32(EP_CURLMOPT_MAX_HOST_CONNECTIONS), maximumConnectionsPerHost)
+        }
+
+        func wakeUp() { _ = ep_multi_wakeup(multi) }
+        func add(_ handle: CurlHandle) { _ = ep_multi_add_handle(multi, handle.easy) }
+        func remove(_ handle: CurlHandle) { _ = ep_multi_remove_handle(multi, handle.easy) }
+
+        func perform() {
+            var running: Int32 = 0
+            _ = ep_multi_perform(multi, &running)
+        }
+
+        func nextDone() -> (OpaquePointer, Int32)? {
+            var easy: OpaquePointer?
+            var code: Int32 = 0
+            guard ep_multi_next_done(multi, &easy, &code) == 1, let easy else { return nil }
+            return (easy, code)
+        }
+
+        func poll(timeout milliseconds: Int32) {
+            var ready: Int32 = 0
+            _ = ep_multi_poll(multi, nil, 0, milliseconds, &ready)
+        }
+
+        func cleanUp() { _ = ep_multi_cleanup(multi) }
+    }
+
+    /// An easy handle and its error buffer, kept for the next transfer once one ends.
+    final class CurlHandle: @unchecked Sendable {
+        // @unchecked Sendable: a handle belongs to one party at a time, never two: the caller that
+        // took it from the loop's idle list (under the loop's inbox lock) configures it, then only
+        // the loop thread uses it until the transfer ends and it goes back to the list (same lock).
+        let easy: OpaquePointer
+        /// `CURLOPT_ERRORBUFFER`: libcurl's sentence for the last failure (CURL_ERROR_SIZE bytes).
+        let errorBuffer: UnsafeMutablePointer<CChar>
+
+        init?() {
+            guard let easy = ep_easy_init() else { return nil }
+            self.easy = easy
+            errorBuffer = .allocate(capacity: 256)
+            errorBuffer.initialize(repeating: 0, count: 256)
+        }
+
+        /// Back to the state of a new handle; its connections stay in the multi handle's pool.
+        func reset() {
+            ep_easy_reset(easy)
+            errorBuffer[0] = 0
+        }
+
+        /// libcurl's sentence for the last failure, if it wrote one.
+        var errorText: String? {
+            errorBuffer[0] == 0 ? nil : String(cString: errorBuffer)
+        }
+
+        deinit {
+            ep_easy_cleanup(easy)
+            errorBuffer.deallocate()
+        }
+    }
+#endif

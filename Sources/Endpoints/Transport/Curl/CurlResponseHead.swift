@@ -1,0 +1,173 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A response head as libcurl's header callback hands it over, one line at a time, checked as it
+/// arrives: the status line, the fields, the blank line that ends it.
+///
+/// libcurl alone accepts about 300 KB of header lines, folded lines, and a head cut off by a
+/// closed connection as a complete, empty 200. Here a head is refused when it passes
+/// ``maximumBytes``, when a line is folded (obs-fold, RFC 9112 §5.2), holds a bare CR or a NUL,
+/// or a field name is not a token; and it counts as received only once its blank line came
+/// (``isComplete``). Interim heads (1xx but 101) are checked and dropped; lines after the final
+/// head (trailers) are ignored.
+///
+/// Only what the transport's thread must know is worked out per line (size, status, validity);
+/// the fields are kept as bytes and turned into strings by ``response(url:)`` on the caller's
+/// thread.
+struct CurlResponseHead: Sendable {
+    /// 64 KiB: the most bytes a head's lines may take, interim heads included.
+    static let maximumBytes = 64 * 1024
+
+    /// Why a head was refused.
+    enum Problem: Error, Equatable, Sendable {
+        case tooLarge
+        case malformedStatusLine
+        case foldedLine
+        case invalidFieldName
+        case invalidFieldValue
+    }
+
+    enum Step: Equatable {
+        /// More lines belong to this head.
+        case more
+        /// The final head ended with this line.
+        case ended
+        /// An interim (1xx) head ended; the next line starts another head.
+        case interimEnded
+        /// The line came after the final head (a trailer) and was ignored.
+        case ignored
+        /// The head is refused.
+        case invalid(Problem)
+    }
+
+    /// The status code of the head being read (0 before its status line).
+    private(set) var statusCode = 0
+    /// The major and minor version of the status line: 1.1, 2.0 (libcurl writes `HTTP/2`).
+    private(set) var version = (major: 1, minor: 1)
+    /// Whether the final head's blank line arrived.
+    private(set) var isComplete = false
+    /// The bytes of every line so far, interim heads included.
+    private(set) var size = 0
+    /// The field lines of the head being read, each without its line ending, one after the other.
+    private var fieldBytes: [UInt8] = []
+    /// Where each field line ends in ``fieldBytes``.
+    private var fieldEnds: [Int] = []
+
+    /// Takes one line, its line ending included.
+    mutating func consume(_ line: UnsafeRawBufferPointer) -> Step {
+        if isComplete { return .ignored }
+        size += line.count
+        guard size <= Self.maximumBytes else { return .invalid(.tooLarge) }
+        var content = line[...]
+        if content.last == UInt8(ascii: "\n") { content = content.dropLast() }
+        if content.last == UInt8(ascii: "\r") { content = content.dropLast() }
+        if statusCode == 0 {
+            return parseStatusLine(UnsafeRawBufferPointer(rebasing: content)) ? .more : .invalid(.malformedStatusLine)
+        }
+        if content.isEmpty {
+            if (100..<200).contains(statusCode), statusCode != 101 {
+                statusCode = 0
+                fieldBytes.removeAll(keepingCapacity: true)
+                fieldEnds.removeAll(keepingCapacity: true)
+                return .interimEnded
+            }
+            isComplete = true
+            return .ended
+        }
+        if let problem = Self.check(field: UnsafeRawBufferPointer(rebasing: content)) { return .invalid(problem) }
+        fieldBytes.append(contentsOf: content)
+        fieldEnds.append(fieldBytes.count)
+        return .more
+    }
+
+    /// `HTTP/1.1 200 OK`, `HTTP/2 200`: the version and a three-digit status.
+    private mutating func parseStatusLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        let text = Array(line)
+        guard text.count >= 10, text.starts(with: Array("HTTP/".utf8)) else { return false }
+        let digit = { (byte: UInt8) -> Int? in (48...57).contains(byte) ? Int(byte - 48) : nil }
+        var index = 5
+        guard let major = digit(text[index]) else { return false }
+        index += 1
+        var minor = 0
+        if text[index] == UInt8(ascii: ".") {
+            guard index + 1 < text.count, let value = digit(text[index + 1]) else { return false }
+            minor = value
+            index += 2
+        }
+        guard index + 4 <= text.count, text[index] == UInt8(ascii: " "),
+            let hundreds = digit(text[index + 1]), let tens = digit(text[index + 2]), let ones = digit(text[index + 3]),
+            index + 4 == text.count || text[index + 4] == UInt8(ascii: " "), hundreds >= 1
+        else { return false }
+        version = (major, minor)
+        statusCode = hundreds * 100 + tens * 10 + ones
+        return true
+    }
+
+    /// Why a field line is refused, or `nil`: `name: value`, the name a token, the value free of
+    /// CR, LF and NUL; a line that starts with a space or a tab continues the one before
+    /// (obs-fold), which RFC 9112 §5.2 lets a client refuse.
+    static func check(field line: UnsafeRawBufferPointer) -> Problem? {
+        guard let first = line.first else { return .invalidFieldName }
+        if first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { return .foldedLine }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return .invalidFieldName }
+        for byte in line[..<colon] where !HTTPToken.isTokenByte(byte) { return .invalidFieldName }
+        for byte in line[(colon + 1)...] where byte == 0 || byte == 13 || byte == 10 { return .invalidFieldValue }
+        return nil
+    }
+
+    /// The fields, in order, names as sent and values without surrounding spaces.
+    var fields: [(name: String, value: String)] {
+        var result: [(name: String, value: String)] = []
+        result.reserveCapacity(fieldEnds.count)
+        var start = 0
+        fieldBytes.withUnsafeBufferPointer { bytes in
+            for end in fieldEnds {
+                let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                start = end
+                guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+                var valueStart = colon + 1
+                var valueEnd = line.count
+                while valueStart < valueEnd, line[valueStart] == 32 || line[valueStart] == 9 { valueStart += 1 }
+                while valueEnd > valueStart, line[valueEnd - 1] == 32 || line[valueEnd - 1] == 9 { valueEnd -= 1 }
+                result.append(
+                    (
+                        String(decoding: UnsafeBufferPointer(rebasing: line[..<colon]), as: UTF8.self),
+                        String(decoding: UnsafeBufferPointer(rebasing: line[valueStart..<valueEnd]), as: UTF8.self)
+                    ))
+            }
+        }
+        return result
+    }
+
+    /// The value of the field `name` (any case), the values of a repeated field joined with `, `.
+    func value(of name: String) -> String? {
+        var found: String?
+        for field in fields where field.name.caseInsensitiveCompare(name) == .orderedSame {
+            found = found.map { $0 + ", " + field.value } ?? field.value
+        }
+        return found
+    }
+
+    /// `HTTP/1.1`, or `HTTP/2` for a major version of 2 and up, as URLSession writes them.
+    var versionText: String { version.major >= 2 ? "HTTP/\(version.major)" : "HTTP/\(version.major).\(version.minor)" }
+
+    /// The head as an `HTTPURLResponse` for `url`: repeated fields are joined with `, ` under the
+    /// first one's name, as URLSession does.
+    func response(url: URL) -> HTTPURLResponse? {
+        var headers: [String: String] = [:]
+        var names: [String: String] = [:]  // lower-cased name → the name used as key
+        for (name, value) in fields {
+            let lowered = name.lowercased()
+            if let key = names[lowered] {
+                headers[key] = headers[key].map { $0 + ", " + value } ?? value
+            } else {
+                names[lowered] = name
+                headers[name] = value
+            }
+        }
+        return HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: versionText, headerFields: headers)
+    }
+}

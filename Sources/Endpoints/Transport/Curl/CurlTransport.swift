@@ -1,0 +1,193 @@
+#if canImport(FoundationNetworking)
+    import Foundation
+    import FoundationNetworking
+
+    /// The transport that sends requests through libcurl itself, on Linux: what `EndpointClient()`
+    /// sends with there.
+    ///
+    /// ```swift
+    /// let client = EndpointClient()   // this transport on Linux, URLSession.shared on Apple platforms
+    /// let user = try await client.response(with: UserEndpoint(pathComponents: .init(userId: 42)))
+    ///
+    /// // Or with settings of your own:
+    /// let backend = EndpointClient(transport: try CurlTransport(maximumRequestsPerHost: 32))
+    /// ```
+    ///
+    /// URLSession on Linux is built on the same libcurl, and most of what a request costs there is
+    /// its layers above libcurl (see BENCHMARKS.md); they are also where Linux's URLSession defects
+    /// live. This transport drives libcurl's multi interface from one thread of its own and keeps
+    /// the library's semantics:
+    ///
+    /// - **Connections** are reused (HTTP/1.1 keep-alive, HTTP/2 multiplexing over TLS when the
+    ///   server offers it), with TCP keep-alive on. At most `maximumRequestsPerHost` requests go to
+    ///   one host (scheme, host, port) at once; the others wait in order, and one cancelled while it
+    ///   waits is never sent. A token refresh skips the queue.
+    /// - **Redirects** are followed by the library's policy, the same as ``URLSessionTransport``'s:
+    ///   credentials are dropped for another origin, 303 (and 301/302 after POST) become a GET,
+    ///   at most 16 hops, and only to `http` and `https`.
+    /// - **Timeouts**: a request's `timeoutInterval` is an idle timeout, fractions of a second
+    ///   included: the request fails with `URLError.timedOut` when nothing arrives for that long.
+    ///   Use ``DeadlineMiddleware`` to bound the whole exchange.
+    /// - **Bodies** stream through ``ResponseBody`` with backpressure: while 1 MiB waits unread the
+    ///   transfer is paused (libcurl stops reading the socket), so memory stays bounded for any
+    ///   response size. Uploads are read from their data, file or stream as they are sent, and never
+    ///   wait for `100 Continue`. Responses compressed with gzip or deflate are decoded.
+    /// - **Hostile answers** fail with a typed error and never a crash: a head larger than 64 KB, a
+    ///   folded or malformed header line, a head or body cut off by a closed connection, conflicting
+    ///   framing.
+    /// - **Errors** are the `URLError` codes URLSession reports on Apple platforms; TLS failures
+    ///   carry their cause (``TLSFailure``).
+    /// - **Proxies** come from the environment as curl reads them (`http_proxy`, `https_proxy`,
+    ///   `no_proxy`).
+    /// - **Metrics**: each attempt's ``RequestMetrics/Attempt/connection`` holds libcurl's timings.
+    ///
+    /// It has no cookie store and no `URLCache`: use ``CookieAuth`` or your own middleware for
+    /// cookies, and ``HTTPCache`` for caching.
+    ///
+    /// libcurl is loaded when the first transport is made; see ``CurlUnavailable``.
+    public struct CurlTransport: HTTPTransport {
+        /// The loop and the settings, shared by copies of this transport.
+        let engine: Engine
+        /// The most requests in flight to one host at once.
+        public var maximumRequestsPerHost: Int { engine.maximumRequestsPerHost }
+
+        /// The default most requests in flight per host: 16. More than browsers' 6 connections and
+        /// AsyncHTTPClient's 8, because a server calls few hosts with many requests at once: 16 in
+        /// flight carry a backend 20 ms away at 740 requests a second.
+        public static let defaultMaximumRequestsPerHost = 16
+
+        /// A transport with its own connections and thread.
+        ///
+        /// - Parameter maximumRequestsPerHost: The most requests in flight to one host at once (at
+        ///   least 1); the rest wait in order.
+        /// - Throws: ``CurlUnavailable`` when libcurl cannot be loaded or is older than 7.68.
+        public init(maximumRequestsPerHost: Int = defaultMaximumRequestsPerHost) throws(CurlUnavailable) {
+            let library = try CurlLibrary.loaded.get()
+            engine = Engine(library: library, maximumRequestsPerHost: max(1, maximumRequestsPerHost))
+        }
+
+        /// The transport `EndpointClient()` uses on Linux, made once per process; the reason it
+        /// could not be.
+        static let shared: Result<CurlTransport, CurlUnavailable> = Result { () throws(CurlUnavailable) in
+            try CurlTransport()
+        }
+
+        /// Sends `request` and returns the whole body with the response.
+        public func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
+            let (request, admission) = try await admit(request, context: context)
+            defer { admission.release() }
+            let (answer, response) = try await exchange(request, context: context, mode: .buffered)
+            let data = answer.body.bufferedData ?? Data()
+            if let violation = ResponseFraming.violation(
+                of: response, bodyLength: data.count, requestMethod: request.httpMethod)
+            {
+                throw violation
+            }
+            return (data, response)
+        }
+
+        /// Sends `request` and returns the response head as soon as it arrives, the body still
+        /// arriving. The host's slot is given back when the head is in.
+        public func stream(_ request: URLRequest, context: RequestContext) async throws -> (
+            ResponseBody, HTTPURLResponse
+        ) {
+            let (request, admission) = try await admit(request, context: context)
+            defer { admission.release() }
+            let (answer, response) = try await exchange(request, context: context, mode: .streamed)
+            return (answer.body, response)
+        }
+
+        /// Waits for one of the host's slots (a credential refresh takes none), then gives the
+        /// request to send, its credentials brought up to date when it waited and they changed.
+        private func admit(
+            _ request: URLRequest, context: RequestContext
+        ) async throws -> (URLRequest, HostLimiter.Admission) {
+            let limit = HostLimiter.Limit(
+                pool: engine.loop, maximumPerHost: engine.maximumRequestsPerHost, adaptsToLatency: false)
+            let admission = try await HostLimiter.admit(
+                request, limit: limit, bypass: context.isCredentialRefresh, recorder: context.recorder)
+            guard admission.waited else { return (request, admission) }
+            if Task.isCancelled {
+                admission.release()
+                throw CancellationError()
+            }
+            guard let updated = context.currentCredentials?(request) else { return (request, admission) }
+            do {
+                try HeaderValidation.validate(updated)
+            } catch {
+                admission.release()
+                throw error
+            }
+            return (updated, admission)
+        }
+
+        /// Sends `request`, following redirects by the library's policy: the final answer with
+        /// its head as an `HTTPURLResponse`.
+        private func exchange(
+            _ request: URLRequest, context: RequestContext, mode: CurlExchange.Mode
+        ) async throws -> (CurlAnswer, HTTPURLResponse) {
+            let policy = RedirectPolicy(original: request, credentialHeaders: context.credentialHeaders)
+            var current = request
+            var hops = 0
+            var connections: [RequestMetrics.ConnectionMetrics] = []
+            defer { if !connections.isEmpty { context.recorder?.connections(connections) } }
+            while true {
+                let exchange = try CurlExchange.make(
+                    current, context: context, mode: mode, loop: engine.loop, settings: engine.settings)
+                let answer = try await exchange.run()
+                if let connection = answer.connection { connections.append(connection) }
+                guard let response = answer.head.response(url: answer.url) else {
+                    throw URLError(.badServerResponse, userInfo: [NSURLErrorFailingURLErrorKey: answer.url])
+                }
+                guard answer.isRedirect, let location = answer.head.value(of: "Location") else {
+                    return (answer, response)
+                }
+                hops += 1
+                guard hops <= RedirectPolicy.maximumHops else {
+                    throw URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any])
+                }
+                guard let target = RedirectLocation.resolve(location, against: answer.url),
+                    let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https"
+                else {
+                    throw URLError(
+                        .unsupportedURL,
+                        userInfo: [
+                            NSLocalizedDescriptionKey:
+                                "The server redirected to a URL that is not http or https; it was not followed.",
+                            NSURLErrorFailingURLErrorKey: answer.url,
+                        ])
+                }
+                let next = policy.nextRequest(after: current, status: response.statusCode, target: target)
+                context.recorder?.redirected(
+                    status: response.statusCode,
+                    droppedCredentials: RedirectPolicy.droppedCredentials(from: current, to: next))
+                current = next
+            }
+        }
+    }
+
+    extension CurlTransport {
+        /// The loop and the settings of a transport, shared by its copies; when the last copy is
+        /// gone, the loop ends once its transfers have.
+        final class Engine: Sendable {
+            let loop: CurlLoop
+            let settings: CurlSettings
+            let maximumRequestsPerHost: Int
+
+            init(library: CurlLibrary, maximumRequestsPerHost: Int) {
+                self.maximumRequestsPerHost = maximumRequestsPerHost
+                loop = CurlLoop(maximumConnectionsPerHost: maximumRequestsPerHost)
+                settings = CurlSettings(
+                    library: library,
+                    acceptEncoding: "gzip, deflate",
+                    userAgentLine:
+                        "User-Agent: \(ProcessInfo.processInfo.processName) Endpoints (libcurl/\(library.version))",
+                    followsRedirects: true,
+                    tls: nil
+                )
+            }
+
+            deinit { loop.close() }
+        }
+    }
+#endif
