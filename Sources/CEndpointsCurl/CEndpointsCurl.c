@@ -4,6 +4,7 @@
 #if defined(__linux__) || defined(__APPLE__) || defined(__unix__)
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 // libcurl's own types, as far as these calls need them (curl.h).
@@ -231,6 +232,113 @@ int ep_multi_next_done(ep_curlm *multi, ep_curl **handle, int *result) {
         return 1;
     }
     return 0;
+}
+
+// MARK: zlib
+
+// zlib's z_stream (zlib.h), whose layout is its ABI since 1.0.
+typedef struct {
+    const unsigned char *next_in;
+    unsigned int avail_in;
+    unsigned long total_in;
+    unsigned char *next_out;
+    unsigned int avail_out;
+    unsigned long total_out;
+    const char *msg;
+    void *state;
+    void *zalloc;
+    void *zfree;
+    void *opaque;
+    int data_type;
+    unsigned long adler;
+    unsigned long reserved;
+} z_stream;
+
+static struct {
+    const char *(*version)(void);
+    int (*init2)(z_stream *, int, const char *, int);
+    int (*inflate)(z_stream *, int);
+    int (*end)(z_stream *);
+} zlib;
+
+static pthread_once_t zlib_once = PTHREAD_ONCE_INIT;
+static int zlib_loaded = 0;
+
+static void load_zlib(void) {
+    void *library = dlopen("libz.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!library) library = dlopen("libz.1.dylib", RTLD_NOW | RTLD_LOCAL);
+    if (!library) return;
+    *(void **)(&zlib.version) = dlsym(library, "zlibVersion");
+    *(void **)(&zlib.init2) = dlsym(library, "inflateInit2_");
+    *(void **)(&zlib.inflate) = dlsym(library, "inflate");
+    *(void **)(&zlib.end) = dlsym(library, "inflateEnd");
+    zlib_loaded = zlib.version && zlib.init2 && zlib.inflate && zlib.end;
+}
+
+struct ep_inflater {
+    z_stream stream;
+    int gzip;
+    int started;  // whether any output came, so a deflate stream is known to be zlib-wrapped
+};
+
+// Z_OK, Z_STREAM_END, Z_BUF_ERROR, Z_NO_FLUSH
+#define EP_Z_OK 0
+#define EP_Z_STREAM_END 1
+#define EP_Z_BUF_ERROR (-5)
+#define EP_Z_NO_FLUSH 0
+
+static int begin(ep_inflater *inflater, int window_bits) {
+    memset(&inflater->stream, 0, sizeof inflater->stream);
+    return zlib.init2(&inflater->stream, window_bits, zlib.version(), (int)sizeof(z_stream)) == EP_Z_OK;
+}
+
+ep_inflater *ep_inflater_new(int gzip) {
+    pthread_once(&zlib_once, load_zlib);
+    if (!zlib_loaded) return NULL;
+    ep_inflater *inflater = calloc(1, sizeof *inflater);
+    if (!inflater) return NULL;
+    inflater->gzip = gzip;
+    // 16 + 15: a gzip wrapper; 15: a zlib wrapper (tried first for deflate, then raw).
+    if (!begin(inflater, gzip ? 16 + 15 : 15)) {
+        free(inflater);
+        return NULL;
+    }
+    return inflater;
+}
+
+int ep_inflate(ep_inflater *inflater, const void *input, size_t input_length, size_t *consumed, void *output,
+               size_t output_length, size_t *produced) {
+    z_stream *stream = &inflater->stream;
+    stream->next_in = input;
+    stream->avail_in = (unsigned int)(input_length > 0x7fffffff ? 0x7fffffff : input_length);
+    stream->next_out = output;
+    stream->avail_out = (unsigned int)(output_length > 0x7fffffff ? 0x7fffffff : output_length);
+    size_t in_before = stream->avail_in, out_before = stream->avail_out;
+    int code = zlib.inflate(stream, EP_Z_NO_FLUSH);
+    if (code != EP_Z_OK && code != EP_Z_STREAM_END && code != EP_Z_BUF_ERROR && !inflater->gzip &&
+        !inflater->started && stream->total_in <= in_before) {
+        // Not a zlib stream: a raw deflate stream, as some servers send for "deflate".
+        zlib.end(stream);
+        if (!begin(inflater, -15)) return EP_INFLATE_ERROR;
+        inflater->started = 1;
+        stream->next_in = input;
+        stream->avail_in = (unsigned int)in_before;
+        stream->next_out = output;
+        stream->avail_out = (unsigned int)out_before;
+        code = zlib.inflate(stream, EP_Z_NO_FLUSH);
+    }
+    *consumed = in_before - stream->avail_in;
+    *produced = out_before - stream->avail_out;
+    if (*produced > 0) inflater->started = 1;
+    if (code == EP_Z_STREAM_END) return EP_INFLATE_END;
+    if (code == EP_Z_OK || code == EP_Z_BUF_ERROR) return EP_INFLATE_OK;
+    return EP_INFLATE_ERROR;
+}
+
+void ep_inflater_free(ep_inflater *inflater) {
+    if (!inflater) return;
+    zlib.end(&inflater->stream);
+    free(inflater);
 }
 
 #endif

@@ -120,6 +120,7 @@ enum {
     // CURLINFO_STRING (0x100000) + n
     EP_CURLINFO_EFFECTIVE_URL = 0x100000 + 1,
     EP_CURLINFO_PRIMARY_IP = 0x100000 + 32,
+    EP_CURLINFO_CAINFO = 0x100000 + 61,
     // CURLINFO_LONG (0x200000) + n
     EP_CURLINFO_RESPONSE_CODE = 0x200000 + 2,
     EP_CURLINFO_HEADER_SIZE = 0x200000 + 11,
@@ -269,6 +270,29 @@ int ep_multi_poll(ep_curlm *multi, ep_waitfd *extra, unsigned int count, int tim
 int ep_multi_wakeup(ep_curlm *multi);
 /// The next finished transfer: 1 with `*handle` and `*result` (a CURLcode) set, 0 when none is left.
 int ep_multi_next_done(ep_curlm *multi, ep_curl **handle, int *result);
+
+// MARK: Decoding gzip and deflate (zlib, loaded with dlopen("libz.so.1") like libcurl)
+
+/// A gzip or deflate decoder.
+typedef struct ep_inflater ep_inflater;
+
+enum {
+    /// ep_inflate: the stream ended (the rest of the input is not part of it).
+    EP_INFLATE_END = 1,
+    /// ep_inflate: more input or room is needed.
+    EP_INFLATE_OK = 0,
+    /// ep_inflate: the input is not valid for the encoding.
+    EP_INFLATE_ERROR = -1,
+};
+
+/// A decoder for `Content-Encoding: gzip` (`gzip` true) or `deflate` (a zlib stream, or a raw
+/// deflate stream as some servers send); NULL when zlib cannot be loaded or memory is short.
+ep_inflater *ep_inflater_new(int gzip);
+/// Decodes from `input` into `output`: how much of each was used goes to `consumed` and
+/// `produced`. Returns EP_INFLATE_OK, EP_INFLATE_END or EP_INFLATE_ERROR.
+int ep_inflate(ep_inflater *inflater, const void *input, size_t input_length, size_t *consumed, void *output,
+               size_t output_length, size_t *produced);
+void ep_inflater_free(ep_inflater *inflater);
 
 #ifdef __cplusplus
 }

@@ -28,6 +28,44 @@ extension EndpointClient {
         self.init(transport: Self.defaultTransport, middleware: middleware, eventListener: eventListener)
     }
 
+    /// The platform's default client, trusting servers as `tls` says and showing its client
+    /// certificate: on Linux a ``CurlTransport`` of its own, on Apple platforms a `URLSession` whose
+    /// delegate applies `tls` (see ``TLSTrust``).
+    ///
+    /// ```swift
+    /// let trust = try TLSTrust(certificateAuthorities: [URL(fileURLWithPath: "/etc/myapp/ca.pem")])
+    /// let client = EndpointClient(tls: trust)
+    /// ```
+    ///
+    /// The client has connections of its own: make it once and keep it. On Linux without libcurl,
+    /// which alone can apply `tls` there, every request fails with `URLError.secureConnectionFailed`
+    /// before anything is sent: the trust is never silently dropped.
+    ///
+    /// - Parameters:
+    ///   - tls: The certificate authorities, pins and client certificate.
+    ///   - middleware: Middleware for every request this client sends.
+    ///   - eventListener: Receives the events of every request this client sends.
+    public init(tls: TLSTrust, middleware: [any Middleware] = [], eventListener: (any RequestEventListener)? = nil) {
+        #if canImport(FoundationNetworking)
+            let transport: any HTTPTransport
+            do {
+                transport = try CurlTransport(tls: tls)
+            } catch {
+                transport = RefusingTransport(
+                    error: URLError(
+                        .secureConnectionFailed,
+                        userInfo: [
+                            NSLocalizedDescriptionKey:
+                                "TLS trust settings need libcurl on Linux, which is unavailable (\(error.reason)); "
+                                + "nothing was sent."
+                        ]))
+            }
+        #else
+            let transport = URLSessionTransport(session: TLSTrustDelegate.session(for: tls))
+        #endif
+        self.init(transport: transport, middleware: middleware, eventListener: eventListener)
+    }
+
     /// The platform's default transport (see ``init(middleware:eventListener:)``).
     static var defaultTransport: any HTTPTransport {
         #if canImport(FoundationNetworking)
@@ -51,6 +89,16 @@ extension EndpointClient {
             }
         }
     #endif
+}
+
+/// A transport that sends nothing and fails every request with one error: what a client is left
+/// with when what it was asked to do cannot be done safely.
+struct RefusingTransport: HTTPTransport {
+    let error: URLError
+
+    func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
+        throw error
+    }
 }
 
 #if canImport(FoundationNetworking)

@@ -11,6 +11,17 @@
             let detail = handle.errorText ?? String(cString: ep_curl_strerror(code))
             let urlCode: URLError.Code
             var sentence: String
+            let lowered = detail.lowercased()
+            // A malformed chunked body and an HTTP/0.9 answer are the server's fault, whatever code
+            // libcurl gives them (a receive error, an unsupported protocol).
+            if lowered.contains("chunk") || lowered.contains("http/0.9") {
+                return URLError(
+                    .badServerResponse,
+                    userInfo: [
+                        NSLocalizedDescriptionKey: "The server's response is malformed (\(detail)).",
+                        NSURLErrorFailingURLErrorKey: url,
+                    ])
+            }
             switch Int(code) {
             case EP_CURLE_PARTIAL_FILE, EP_CURLE_RECV_ERROR, EP_CURLE_SEND_ERROR, EP_CURLE_GOT_NOTHING,
                 EP_CURLE_HTTP2, EP_CURLE_HTTP2_STREAM:
@@ -29,8 +40,10 @@
                 urlCode = .timedOut
                 sentence = "The request timed out (\(detail))."
             case EP_CURLE_UNSUPPORTED_PROTOCOL:
-                urlCode = .unsupportedURL
-                sentence = "The URL's scheme is not supported (\(detail))."
+                // The transport sends only http and https URLs: this is libcurl refusing a response
+                // (a status it does not take, an HTTP version it does not speak).
+                urlCode = .badServerResponse
+                sentence = "The server's response is malformed (\(detail))."
             case EP_CURLE_URL_MALFORMAT:
                 urlCode = .badURL
                 sentence = "The URL is malformed (\(detail))."
@@ -52,12 +65,12 @@
                 EP_CURLE_PEER_FAILED_VERIFICATION, EP_CURLE_SSL_PINNEDPUBKEYNOTMATCH,
                 EP_CURLE_SSL_INVALIDCERTSTATUS, EP_CURLE_SSL_CLIENTCERT:
                 let failure = TLSFailure(curlCode: code, verifyResult: handle.verifyResult, detail: detail)
-                var info: [String: Any] = [
-                    NSLocalizedDescriptionKey: failure.description, NSURLErrorFailingURLErrorKey: url,
-                    NSUnderlyingErrorKey: failure,
-                ]
-                info[NSURLErrorFailingURLStringErrorKey] = url.absoluteString
-                return URLError(failure.urlErrorCode, userInfo: info)
+                return URLError(
+                    failure.urlErrorCode,
+                    userInfo: [
+                        NSLocalizedDescriptionKey: failure.description, NSURLErrorFailingURLErrorKey: url,
+                        NSUnderlyingErrorKey: failure,
+                    ])
             default:
                 urlCode = .unknown
                 sentence = "The request failed (curl error \(code): \(detail))."

@@ -47,10 +47,14 @@
                     head.value(of: "Location") != nil
                 {
                     discardsBody = true
-                } else if mode == .buffered, let length = head.value(of: "Content-Length").flatMap(Int.init),
-                    length > 0
-                {
-                    received.reserveCapacity(min(length, 16 << 20))
+                } else {
+                    decoder = CurlDecoder(contentEncoding: head.value(of: "Content-Encoding"))
+                    if mode == .buffered, decoder == nil,
+                        let length = head.value(of: "Content-Length").flatMap(Int.init),
+                        length > 0
+                    {
+                        received.reserveCapacity(min(length, 16 << 20))
+                    }
                 }
                 headEnded()
                 return true
@@ -60,18 +64,26 @@
         /// The statuses a redirect is followed for (with a `Location`).
         static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
-        /// Takes body bytes: the count taken, or `CURL_WRITEFUNC_PAUSE` while the reader is behind.
+        /// Takes body bytes: the count taken, or `CURL_WRITEFUNC_PAUSE` while the reader is behind
+        /// (libcurl keeps them and hands them over again after ``loopResumes()``), or 0 to end the
+        /// transfer with ``failure``.
         func received(body bytes: UnsafeRawBufferPointer) -> Int {
             lastActivity = RequestRecorder.now()
             if discardsBody { return bytes.count }
-            guard let body else {
-                received.append(contentsOf: bytes)
+            if paused { return EP_CURL_WRITEFUNC_PAUSE }
+            guard let decoder else {
+                deliver(bytes)
                 return bytes.count
             }
-            if paused { return EP_CURL_WRITEFUNC_PAUSE }
-            // May call the buffer's pause hook, which sets `paused` for the next write.
-            body.append(Data(bytes))
-            return bytes.count
+            switch decoder.decode(bytes, shouldStop: { paused }, deliver: deliver) {
+            case .failure(let problem):
+                failure = CurlDecoder.error(problem, url: url)
+                return 0
+            case .success(let used):
+                // The reader fell behind mid-chunk: the rest waits here, decoded when it catches up.
+                if used < bytes.count { undecoded = Data(bytes[used...]) }
+                return bytes.count
+            }
         }
 
         /// Fills `buffer` with the next bytes of the upload: the count, 0 at its end.

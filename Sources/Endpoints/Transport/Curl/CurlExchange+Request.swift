@@ -8,9 +8,9 @@
         ///
         /// - Only `http` and `https` URLs are sent (libcurl's own list is narrowed to them too).
         /// - The method and headers go out as given, the path as written (no dot-segment removal),
-        ///   `Accept-Encoding` is what ``CurlSettings/acceptEncoding`` offers unless the request
-        ///   sets its own, a `User-Agent` is added when the request has none, and a request with a
-        ///   body never waits for `100 Continue` (libcurl's `Expect` is turned off).
+        ///   `Accept-Encoding: gzip, deflate` and a `User-Agent` are added when the request has
+        ///   none, and a request with a body never waits for `100 Continue` (libcurl's `Expect` is
+        ///   turned off). libcurl decodes nothing itself (``CurlDecoder`` does).
         /// - The body: the request's data (POST, PUT, PATCH and the others send `Content-Length`,
         ///   0 for none), the context's upload file, or the request's body stream (chunked, unless
         ///   it declares a `Content-Length`).
@@ -29,6 +29,11 @@
                         NSLocalizedDescriptionKey: "Only http and https URLs can be sent.",
                         NSURLErrorFailingURLErrorKey: request.url as Any,
                     ])
+            }
+            if case .failure(let invalid) = settings.tls {
+                throw URLError(
+                    .secureConnectionFailed,
+                    userInfo: [NSLocalizedDescriptionKey: invalid.description, NSURLErrorFailingURLErrorKey: url])
             }
             guard let handle = loop.takeHandle() else {
                 throw URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "libcurl could not make a handle."])
@@ -60,14 +65,15 @@
             _ = ep_easy_setopt_pointer(easy, Int32(EP_CURLOPT_WRITEDATA), me)
             if settings.library.supportsHTTP2 {
                 _ = ep_easy_setopt_long(easy, Int32(EP_CURLOPT_HTTP_VERSION), Int(EP_CURL_HTTP_VERSION_2TLS))
-                _ = ep_easy_setopt_long(easy, Int32(EP_CURLOPT_PIPEWAIT), 1)
+                // Over TLS, wait for the first connection's handshake to tell whether it multiplexes
+                // rather than open more. Not over plain HTTP, where libcurl learns that only from the
+                // first response: a second request would wait for it.
+                if url.scheme?.lowercased() == "https" { _ = ep_easy_setopt_long(easy, Int32(EP_CURLOPT_PIPEWAIT), 1) }
             } else {
                 _ = ep_easy_setopt_long(easy, Int32(EP_CURLOPT_HTTP_VERSION), Int(EP_CURL_HTTP_VERSION_1_1))
             }
-            if let encodings = settings.acceptEncoding {
-                _ = ep_easy_setopt_pointer(easy, Int32(EP_CURLOPT_ACCEPT_ENCODING), encodings)
-            }
-            settings.tls?.apply(to: easy)
+            _ = ep_easy_setopt_long(easy, Int32(EP_CURLOPT_HTTP_CONTENT_DECODING), 0)
+            if case .success(let tls) = settings.tls { tls.apply(to: easy) }
             let hasBody = try configureBody(request, context: context)
             configureHeaders(request, hasBody: hasBody, settings: settings)
         }
@@ -129,12 +135,17 @@
         private func configureHeaders(_ request: URLRequest, hasBody: Bool, settings: CurlSettings) {
             var list: OpaquePointer?
             var hasUserAgent = false
+            var hasAcceptEncoding = false
             for (name, value) in request.allHTTPHeaderFields ?? [:] {
                 let line = value.isEmpty ? "\(name);" : "\(name): \(value)"
                 list = line.withCString { ep_slist_append(list, $0) }
                 if !hasUserAgent, name.caseInsensitiveCompare("User-Agent") == .orderedSame { hasUserAgent = true }
+                if !hasAcceptEncoding, name.caseInsensitiveCompare("Accept-Encoding") == .orderedSame {
+                    hasAcceptEncoding = true
+                }
             }
             if !hasUserAgent { list = ep_slist_append(list, settings.userAgentLine) }
+            if !hasAcceptEncoding { list = ep_slist_append(list, CurlSettings.acceptEncodingLine) }
             if hasBody { list = ep_slist_append(list, "Expect:") }
             headerList = list
             _ = ep_easy_setopt_pointer(handle.easy, Int32(EP_CURLOPT_HTTPHEADER), UnsafeRawPointer(list))
@@ -144,23 +155,16 @@
     /// What every exchange of one ``CurlTransport`` is configured with.
     struct CurlSettings: Sendable {
         let library: CurlLibrary
-        /// `CURLOPT_ACCEPT_ENCODING`: the encodings offered and decoded; `nil` offers none.
-        let acceptEncoding: String?
         /// `User-Agent: …`, for requests that set none.
         let userAgentLine: String
         /// Whether a redirect ends the exchange for the transport to follow (always, but where a
         /// caller wants the 3xx itself).
         let followsRedirects: Bool
-        /// The TLS options, resolved from the client's ``TLSTrust``.
-        let tls: CurlTLSOptions?
+        /// The TLS options, resolved from the client's ``TLSTrust``, or why they could not be.
+        let tls: Result<CurlTLS, TLSTrust.Invalid>?
 
         static let protocols = "http,https"
-    }
-
-    /// TLS options for libcurl (filled in by `TLSTrust+Curl.swift`).
-    struct CurlTLSOptions: Sendable {
-        var apply: @Sendable (OpaquePointer) -> Void
-
-        func apply(to easy: OpaquePointer) { apply(easy) }
+        /// The codings ``CurlDecoder`` decodes, offered to servers unless a request offers its own.
+        static let acceptEncodingLine = "Accept-Encoding: gzip, deflate"
     }
 #endif

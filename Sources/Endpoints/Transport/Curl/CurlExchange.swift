@@ -67,6 +67,12 @@
         var requestBody: UnsafeMutableRawBufferPointer?
         /// An upload from a file or a stream.
         var upload: CurlUpload?
+        /// Decodes a gzip or deflate body (see ``CurlDecoder``).
+        var decoder: CurlDecoder?
+        /// Compressed bytes taken from libcurl but not decoded yet: decoding stopped for the reader.
+        var undecoded = Data()
+        /// The transfer ended while ``undecoded`` still held bytes: the body ends once they are decoded.
+        var endsAfterDecoding = false
         /// Whether to measure the connection (a recorder listens).
         let measures: Bool
 
@@ -147,16 +153,60 @@
         /// The loop removed the transfer after ``stop(with:)``.
         func loopRemoved() {}
 
-        /// The reader caught up: the transfer goes on (libcurl may call the write callback now).
-        func loopResumes() {
+        /// The reader caught up: what was left undecoded is decoded, then the transfer goes on
+        /// (libcurl may call the write callback now). An error ends the exchange: the loop removes it.
+        func loopResumes() -> URLError? {
             paused = false
             lastActivity = RequestRecorder.now()
-            _ = ep_easy_pause(handle.easy, Int32(EP_CURLPAUSE_CONT))
+            if let error = decodeUndecoded() { return error }
+            if !paused { _ = ep_easy_pause(handle.easy, Int32(EP_CURLPAUSE_CONT)) }
+            return nil
         }
 
-        /// Nothing arrived for the timeout; the loop removed the transfer.
-        func loopTimedOut() {
-            let error = URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: url])
+        /// The reader caught up after the transfer ended with bytes left to decode: decodes more,
+        /// and ends the body once none is left.
+        func loopResumesAfterEnd() {
+            guard endsAfterDecoding else { return }
+            paused = false
+            if let error = decodeUndecoded() {
+                endsAfterDecoding = false
+                body?.finish(throwing: error)
+            } else if undecoded.isEmpty {
+                endsAfterDecoding = false
+                body?.finish()
+            }
+        }
+
+        /// Decodes what waits undecoded, until the reader is behind again.
+        private func decodeUndecoded() -> URLError? {
+            guard let decoder, !undecoded.isEmpty else { return nil }
+            let pending = undecoded
+            let result = pending.withUnsafeBytes { bytes in
+                decoder.decode(bytes, shouldStop: { paused }, deliver: deliver)
+            }
+            switch result {
+            case .failure(let failure):
+                undecoded = Data()
+                return CurlDecoder.error(failure, url: url)
+            case .success(let used):
+                undecoded = used == pending.count ? Data() : pending.subdata(in: used..<pending.count)
+                return nil
+            }
+        }
+
+        /// Hands decoded (or plain) body bytes to the reader, or gathers them (buffered).
+        func deliver(_ bytes: UnsafeRawBufferPointer) {
+            if let body {
+                // May call the buffer's pause hook, which sets `paused`.
+                body.append(Data(bytes))
+            } else {
+                received.append(contentsOf: bytes)
+            }
+        }
+
+        /// The loop removed the transfer for `error` (nothing arrived for the timeout, a body that
+        /// could not be decoded).
+        func loopEnded(with error: URLError) {
             switch delivery.withLock({ $0.stop(with: error) }) {
             case .fail(let continuation): continuation.resume(throwing: error)
             case .endBody: body?.finish(throwing: error)
@@ -190,6 +240,9 @@
                     })
             case .endBody:
                 switch outcome {
+                case .success where !undecoded.isEmpty:
+                    // The reader is behind; the rest is decoded as it catches up.
+                    endsAfterDecoding = true
                 case .success: body?.finish()
                 case .failure(let error): body?.finish(throwing: error)
                 }

@@ -119,8 +119,17 @@
                     exchange.loopRemoved()
                     recycle(exchange.handle)
                 }
-                for exchange in work.resumed where running[exchange.handle.easy] === exchange {
-                    exchange.loopResumes()
+                for exchange in work.resumed {
+                    guard running[exchange.handle.easy] === exchange else {
+                        exchange.loopResumesAfterEnd()
+                        continue
+                    }
+                    if let error = exchange.loopResumes() {
+                        running[exchange.handle.easy] = nil
+                        multi.remove(exchange.handle)
+                        exchange.loopEnded(with: error)
+                        recycle(exchange.handle)
+                    }
                 }
                 multi.perform()
                 while let (easy, code) = multi.nextDone() {
@@ -150,7 +159,8 @@
                 if deadline <= now {
                     running[easy] = nil
                     multi.remove(exchange.handle)
-                    exchange.loopTimedOut()
+                    exchange.loopEnded(
+                        with: URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: exchange.url]))
                     recycle(exchange.handle)
                 } else {
                     next = min(next, deadline)

@@ -58,12 +58,21 @@
 
         /// A transport with its own connections and thread.
         ///
-        /// - Parameter maximumRequestsPerHost: The most requests in flight to one host at once (at
-        ///   least 1); the rest wait in order.
+        /// ```swift
+        /// let transport = try CurlTransport(maximumRequestsPerHost: 32, tls: try TLSTrust(pinnedPublicKeys: [pin]))
+        /// ```
+        ///
+        /// - Parameters:
+        ///   - maximumRequestsPerHost: The most requests in flight to one host at once (at least 1);
+        ///     the rest wait in order.
+        ///   - tls: Which servers to trust and the client certificate to show (see ``TLSTrust``);
+        ///     the system's roots when `nil`.
         /// - Throws: ``CurlUnavailable`` when libcurl cannot be loaded or is older than 7.68.
-        public init(maximumRequestsPerHost: Int = defaultMaximumRequestsPerHost) throws(CurlUnavailable) {
+        public init(maximumRequestsPerHost: Int = defaultMaximumRequestsPerHost, tls: TLSTrust? = nil)
+            throws(CurlUnavailable)
+        {
             let library = try CurlLibrary.loaded.get()
-            engine = Engine(library: library, maximumRequestsPerHost: max(1, maximumRequestsPerHost))
+            engine = Engine(library: library, maximumRequestsPerHost: max(1, maximumRequestsPerHost), tls: tls)
         }
 
         /// The transport `EndpointClient()` uses on Linux, made once per process; the reason it
@@ -174,16 +183,18 @@
             let settings: CurlSettings
             let maximumRequestsPerHost: Int
 
-            init(library: CurlLibrary, maximumRequestsPerHost: Int) {
+            init(library: CurlLibrary, maximumRequestsPerHost: Int, tls: TLSTrust?) {
                 self.maximumRequestsPerHost = maximumRequestsPerHost
                 loop = CurlLoop(maximumConnectionsPerHost: maximumRequestsPerHost)
+                // A trust that cannot be set up (its CA file not written) fails each request before
+                // anything is sent; it never falls back to weaker settings.
+                let resolved = tls.map { trust in Result { () throws(TLSTrust.Invalid) in try CurlTLS(trust) } }
                 settings = CurlSettings(
                     library: library,
-                    acceptEncoding: "gzip, deflate",
                     userAgentLine:
                         "User-Agent: \(ProcessInfo.processInfo.processName) Endpoints (libcurl/\(library.version))",
                     followsRedirects: true,
-                    tls: nil
+                    tls: resolved
                 )
             }
 

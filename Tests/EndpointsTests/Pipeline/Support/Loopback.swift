@@ -192,15 +192,17 @@ struct TimeoutMiddleware: Middleware {
     }
 }
 
-/// Sends `endpoint` to `server` and returns the outcome, keeping the typed error.
+/// Sends `endpoint` to `server` through `transport` (over `session` for URLSession's) and returns
+/// the outcome, keeping the typed error.
 func send<E: Endpoint>(
     _ endpoint: E,
     to server: TestServer,
     session: URLSession = .shared,
+    via transport: TestTransport = .urlSession,
     auth: E.Auth = E.auth,
     middleware: [any Middleware] = []
 ) async -> Result<E.Response, E.TaskError> {
-    await send(endpoint, at: server.baseURL, session: session, auth: auth, middleware: middleware)
+    await send(endpoint, at: server.baseURL, session: session, via: transport, auth: auth, middleware: middleware)
 }
 
 /// Sends `endpoint` to the server at `baseURL` (a ``ClosedPort``'s, say) and returns the outcome.
@@ -208,12 +210,14 @@ func send<E: Endpoint>(
     _ endpoint: E,
     at baseURL: URL,
     session: URLSession = .shared,
+    via transport: TestTransport = .urlSession,
     auth: E.Auth = E.auth,
     middleware: [any Middleware] = []
 ) async -> Result<E.Response, E.TaskError> {
     await Loopback.$baseURL.withValue(baseURL) {
         do throws(E.TaskError) {
-            return .success(try await session.response(with: endpoint, auth: auth, middleware: middleware))
+            let client = transport.client(session: session)
+            return .success(try await client.response(with: endpoint, auth: auth, middleware: middleware))
         } catch {
             return .failure(error)
         }

@@ -1,0 +1,168 @@
+import Endpoints
+import EndpointsTestServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `GET /x`, returned raw.
+private struct HostileRawEndpoint: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Data
+    static let definition: Definition<HostileRawEndpoint> = Definition(path: "x")
+}
+
+/// Sends ``HostileRawEndpoint`` through `transport` to a server that answers `reply` and closes.
+private func fetch(_ reply: [UInt8], via transport: TestTransport) async throws -> Result<
+    Data, HostileRawEndpoint.TaskError
+> {
+    let server = try RawServer(bytes: reply)
+    defer { server.stop() }
+    return await send(HostileRawEndpoint(), at: server.url, via: transport)
+}
+
+private func fetch(_ reply: String, via transport: TestTransport) async throws -> Result<
+    Data, HostileRawEndpoint.TaskError
+> {
+    try await fetch(Array(reply.utf8), via: transport)
+}
+
+/// Answers no transport should take as they are: each is a typed error, never a crash or a hang.
+/// What only the libcurl transport can check (the head's size and syntax, which Linux's URLSession
+/// and libcurl alone accept) runs through it alone.
+@Suite struct HostileAnswerTests {
+    #if canImport(FoundationNetworking)
+        @Test(arguments: [
+            "HTTP/1.1 200 OK\r\nX-A: one\r\n  folded\r\nContent-Length: 0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nX-A: bare\rcr\r\nContent-Length: 0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nBad Name: x\r\nContent-Length: 0\r\n\r\n",
+            "HTTP/1.1 2000 OK\r\nContent-Length: 0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\n"
+                + String(repeating: "X-Padding: " + String(repeating: "a", count: 1000) + "\r\n", count: 70)
+                + "Content-Length: 0\r\n\r\n",
+        ])
+        func aMalformedOrOversizedHeadIsRefused(reply: String) async throws {
+            let error = try #require(try await fetch(reply, via: .curl).failure())
+            #expect(error.urlErrorCode == .badServerResponse, "got \(error)")
+        }
+
+        /// HTTP/0.9 (a body with no status line) is refused.
+        @Test func anHTTP09AnswerIsRefused() async throws {
+            let error = try #require(try await fetch("just a body, no status line\r\n", via: .curl).failure())
+            #expect(error.urlErrorCode == .badServerResponse, "got \(error)")
+        }
+
+        @Test func anInvalidChunkedBodyIsRefused() async throws {
+            let reply = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n"
+            let error = try #require(try await fetch(reply, via: .curl).failure())
+            #expect(error.urlErrorCode == .badServerResponse, "got \(error)")
+        }
+
+        /// A TLS client hello to a plain-HTTP server: a handshake failure, named.
+        @Test func tlsToAPlainServerIsAHandshakeFailure() async throws {
+            // The test server answers the hello, which is no HTTP request, with a 400 and closes.
+            let server = try TestServer()
+            defer { server.stop() }
+            let url = URL(string: "https://127.0.0.1:\(server.port)")!
+            let error = try #require(await send(HostileRawEndpoint(), at: url, via: .curl).failure())
+            #expect(error.urlErrorCode == .secureConnectionFailed, "got \(error)")
+            guard case .urlLoadError(let urlError) = error else { return }
+            #expect(urlError.tlsFailure?.reason == .handshake)
+        }
+
+        // MARK: Compressed bodies
+
+        private func compressed(
+            _ body: [UInt8], encoding: String, via transport: TestTransport = .curl
+        ) async throws -> Result<Data, HostileRawEndpoint.TaskError> {
+            let server = try TestServer()
+            defer { server.stop() }
+            server.route("/x") { _ in
+                TestServer.Response(status: 200, headers: [("Content-Encoding", encoding)], body: Data(body))
+            }
+            return await send(HostileRawEndpoint(), to: server, via: transport)
+        }
+
+        @Test(arguments: ["gzip", "x-gzip", "deflate", "deflate-raw"])
+        func gzipAndDeflateBodiesAreDecoded(encoding: String) async throws {
+            let plain = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            let body: [UInt8] =
+                switch encoding {
+                case "deflate": CompressedBodies.zlib(plain)
+                case "deflate-raw": CompressedBodies.rawDeflate(plain)
+                default: CompressedBodies.gzip(plain)
+                }
+            let data = try await compressed(body, encoding: encoding == "deflate-raw" ? "deflate" : encoding).get()
+            #expect(data == Data(plain))
+        }
+
+        /// A gzip bomb ends the request once it decodes to more than the ratio allows, and the
+        /// transfer stops there (it would have decoded to 258 MB).
+        @Test func aGzipBombIsRefused() async throws {
+            let bomb = CompressedBodies.gzipBomb(matches: 1_000_000)
+            let error = try #require(try await compressed(bomb, encoding: "gzip").failure())
+            #expect(error.urlErrorCode == .cannotDecodeContentData, "got \(error)")
+            #expect(String(describing: error).contains("decompression bomb"))
+        }
+
+        /// Codings the transport does not decode (brotli, zstd, made-up ones) arrive as they were
+        /// sent, with their `Content-Encoding`: a brotli or zstd bomb is never inflated.
+        @Test(arguments: ["br", "zstd", "x-made-up"])
+        func otherCodingsArriveAsSent(encoding: String) async throws {
+            // A zstd frame of RLE blocks: 128 KiB of zeros per 4 bytes.
+            let frame: [UInt8] =
+                [0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x00]
+                + Array(repeating: [0x02, 0x00, 0x10, 0x00], count: 64).flatMap { $0 }
+            let data = try await compressed(frame, encoding: encoding).get()
+            #expect(data == Data(frame))
+        }
+
+        @Test func aCorruptGzipBodyIsADecodingError() async throws {
+            var body = CompressedBodies.gzip(Array(repeating: 7, count: 1000))
+            body[12] ^= 0xFF
+            let error = try #require(try await compressed(body, encoding: "gzip").failure())
+            #expect(error.urlErrorCode == .cannotDecodeContentData, "got \(error)")
+        }
+
+        /// A request with a body never waits for `100 Continue`: libcurl's `Expect` is off.
+        @Test func noExpectHeaderIsSent() async throws {
+            let server = try TestServer()
+            defer { server.stop() }
+            let big = String(repeating: "a", count: 2 << 20)
+            _ = try await send(PostEndpoint("echo", name: big), to: server, via: .curl).get()
+            #expect(server.requests.last?.header("Expect") == nil)
+        }
+    #endif
+
+    /// A redirect back to itself ends after 16 hops with `.httpTooManyRedirects`.
+    @Test(arguments: TestTransport.all)
+    func aRedirectLoopEnds(via transport: TestTransport) async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/x") { _ in TestServer.Response(status: 302, headers: [("Location", "/x")], body: Data()) }
+        let error = try #require(await send(HostileRawEndpoint(), to: server, via: transport).failure())
+        #expect(error.urlErrorCode == .httpTooManyRedirects, "got \(error)")
+        #expect(server.requestCount == 17)
+    }
+
+    /// A redirect to another scheme is not followed.
+    @Test(arguments: ["file:///etc/passwd", "ftp://127.0.0.1/x", "gopher://127.0.0.1/x", "dict://127.0.0.1/x"])
+    func aRedirectToAnotherSchemeIsNotFollowed(location: String) async throws {
+        for transport in TestTransport.all {
+            let server = try TestServer()
+            defer { server.stop() }
+            server.route("/x") { _ in TestServer.Response(status: 302, headers: [("Location", location)], body: Data())
+            }
+            let result = await send(HostileRawEndpoint(), to: server, via: transport)
+            guard case .failure(let error) = result else {
+                Issue.record("\(transport): the redirect to \(location) was followed")
+                continue
+            }
+            if transport != .urlSession {
+                #expect(error.urlErrorCode == .unsupportedURL, "got \(error)")
+            }
+        }
+    }
+}

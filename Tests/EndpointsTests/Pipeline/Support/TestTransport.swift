@@ -1,0 +1,86 @@
+import Endpoints
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The transports the transport-facing tests run through, each test once per transport: URLSession's
+/// (on every platform) and, on Linux, libcurl's (`EndpointClient()`'s default there).
+///
+/// ```swift
+/// @Test(arguments: TestTransport.all)
+/// func aRedirectKeepsTheBody(via transport: TestTransport) async throws {
+///     let echo = try await send(PostEndpoint("moved"), to: server, via: transport).get()
+/// }
+/// ```
+enum TestTransport: String, Sendable, CustomTestStringConvertible {
+    case urlSession
+    #if canImport(FoundationNetworking)
+        case curl
+    #endif
+
+    /// Every transport of this platform.
+    static var all: [TestTransport] {
+        #if canImport(FoundationNetworking)
+            [.urlSession, .curl]
+        #else
+            [.urlSession]
+        #endif
+    }
+
+    var testDescription: String { rawValue }
+
+    /// Whether a response head cut off by a closed connection crashes the process (corelibs
+    /// #5285, Linux's URLSession until Swift 6.4).
+    var crashesOnCutOffHeads: Bool {
+        #if canImport(FoundationNetworking)
+            self == .urlSession
+        #else
+            false
+        #endif
+    }
+
+    /// The transport: over `session` for URLSession's; for libcurl's, one shared by the tests (as
+    /// `URLSession.shared` is), or one of its own with `maximumRequestsPerHost`.
+    func transport(session: URLSession = .shared, maximumRequestsPerHost: Int? = nil) -> any HTTPTransport {
+        switch self {
+        case .urlSession:
+            if let maximumRequestsPerHost {
+                return URLSessionTransport(session: session, maximumRequestsPerHost: maximumRequestsPerHost)
+            }
+            return URLSessionTransport(session: session)
+        #if canImport(FoundationNetworking)
+            case .curl:
+                if let maximumRequestsPerHost {
+                    return TestTransport.curl(maximumRequestsPerHost: maximumRequestsPerHost)
+                }
+                return TestTransport.sharedCurl
+        #endif
+        }
+    }
+
+    /// A client sending through ``transport(session:maximumRequestsPerHost:)`` with `middleware`.
+    func client(
+        session: URLSession = .shared, middleware: [any Middleware] = [],
+        eventListener: (any RequestEventListener)? = nil
+    ) -> EndpointClient {
+        EndpointClient(transport: transport(session: session), middleware: middleware, eventListener: eventListener)
+    }
+
+    #if canImport(FoundationNetworking)
+        /// One libcurl transport for the tests that need no limit of their own.
+        static let sharedCurl: any HTTPTransport = curl(
+            maximumRequestsPerHost: CurlTransport.defaultMaximumRequestsPerHost)
+
+        static func curl(maximumRequestsPerHost: Int) -> any HTTPTransport {
+            do {
+                return try CurlTransport(maximumRequestsPerHost: maximumRequestsPerHost)
+            } catch {
+                Issue.record("libcurl could not be loaded: \(error)")
+                return URLSessionTransport(session: .shared)
+            }
+        }
+    #endif
+}
