@@ -10,7 +10,7 @@ import Foundation
 struct CacheProxy: Sendable {
     let origin: URL
     let cache = HTTPCache(storage: .memory(maximumBytes: 64 << 20))
-    let transport = OriginTransport()
+    let transport = RawOriginTransport()
 
     /// The headers that belong to one connection, not to the message.
     static let hopByHop: Set<String> = [
@@ -63,34 +63,5 @@ struct Replace: Middleware {
         next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
     ) async throws -> (Data, HTTPURLResponse) {
         try await next(self.request)
-    }
-}
-
-/// Sends to the origin without following redirects (the client follows them, through the
-/// cache, as a browser does) and without URLSession's own cache.
-struct OriginTransport: HTTPTransport {
-    let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        return URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
-    }()
-
-    func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
-        let (data, response) = try await session.data(for: request)
-        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-        return (data, http)
-    }
-}
-
-/// Refuses every redirect, so the 3xx comes back as the response.
-final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        completionHandler(nil)
     }
 }

@@ -57,14 +57,16 @@ extension HTTPCache {
             return (body, Self.marked(response, .bypass))
         }
         let requestControl = Self.requestControl(request)
-        guard method == "GET", !requestControl.noStore else {
+        guard method == "GET" || method == "HEAD", !requestControl.noStore else {
             let (body, response) = try await next(request)
             return (body, Self.marked(response, .bypass))
         }
-        let exchange = Exchange(
+        // A HEAD is looked up as the GET it stands for (RFC 9111 §4.3.5).
+        let credential = store.keying.credentialDigest(of: request, names: context.credentialHeaders)
+        var exchange = Exchange(
             cache: self, request: request, context: context, next: next, mayDetach: mayDetach,
-            key: "GET \(url.absoluteString) \(Self.credentialDigest(of: request, names: context.credentialHeaders))",
-            control: requestControl)
+            key: "GET \(url.absoluteString) \(credential)", control: requestControl)
+        exchange.isHead = method == "HEAD"
         return try await exchange.run()
     }
 
@@ -94,29 +96,49 @@ extension HTTPCache {
             else { continue }
             targets.append(target)
         }
-        let prefixes = targets.map { "GET \($0.absoluteString) " }
-        store.removeAll { response in prefixes.contains { response.key.hasPrefix($0) } }
+        for target in targets { store.removeEntries(resource: "GET \(target.absoluteString)") }
     }
 
-    /// `response` with a `Cache-Status` header (RFC 9211) saying `outcome`.
-    static func marked(_ response: HTTPURLResponse, _ outcome: Outcome, stored: Bool = false) -> HTTPURLResponse {
+    /// `response` with our member added to its `Cache-Status` header (RFC 9211), after the
+    /// members upstream caches wrote, and with its `Age` when `age` is a second or more.
+    static func marked(
+        _ response: HTTPURLResponse, _ outcome: Outcome, stored: Bool = false, forwarded: String? = nil,
+        age: TimeInterval = 0
+    ) -> HTTPURLResponse {
         var fields = CachedResponse.headers(of: response)
-        fields["Cache-Status"] = cacheStatus(outcome, stored: stored)
+        let upstream = fields.first { $0.key.lowercased() == "cache-status" }
+        if let upstream { fields[upstream.key] = nil }
+        fields["Cache-Status"] = cacheStatus(outcome, stored: stored, forwarded: forwarded, after: upstream?.value)
+        if age >= 1 {
+            if let existing = fields.keys.first(where: { $0.lowercased() == "age" }) { fields[existing] = nil }
+            fields["Age"] = String(Int(age.rounded(.down)))
+        }
         return HTTPURLResponse(
             url: response.url ?? URL(string: "about:blank")!, statusCode: response.statusCode,
             httpVersion: "HTTP/1.1", headerFields: fields) ?? response
     }
 
-    /// The `Cache-Status` value for `outcome`.
-    static func cacheStatus(_ outcome: Outcome, stored: Bool = false) -> String {
+    /// The name of our member of `Cache-Status`.
+    static let cacheName = "Endpoints"
+
+    /// The `Cache-Status` value for `outcome`, after `upstream`'s members when there are any;
+    /// `forwarded` names another `fwd` reason than the outcome's (`partial`), `forwardStatus` the
+    /// status that revalidated (a `HEAD`'s 200).
+    static func cacheStatus(
+        _ outcome: Outcome, stored: Bool = false, forwarded: String? = nil, forwardStatus: Int = 304,
+        after upstream: String? = nil
+    ) -> String {
+        let ours: String
         switch outcome {
-        case .hit: return "Endpoints; hit"
-        case .stale: return "Endpoints; hit; detail=stale"
-        case .offline: return "Endpoints; hit; detail=offline"
-        case .revalidated: return "Endpoints; fwd=stale; fwd-status=304; detail=revalidated"
-        case .miss: return "Endpoints; fwd=miss" + (stored ? "; stored" : "")
-        case .bypass: return "Endpoints; fwd=bypass"
+        case .hit: ours = "\(cacheName); hit"
+        case .stale: ours = "\(cacheName); hit; detail=stale"
+        case .offline: ours = "\(cacheName); hit; detail=offline"
+        case .revalidated: ours = "\(cacheName); fwd=stale; fwd-status=\(forwardStatus); detail=revalidated"
+        case .miss: ours = "\(cacheName); fwd=\(forwarded ?? "miss")" + (stored ? "; stored" : "")
+        case .bypass: ours = "\(cacheName); fwd=bypass"
         }
+        guard let upstream = upstream.map(CacheControl.trimmed), !upstream.isEmpty else { return ours }
+        return upstream + ", " + ours
     }
 }
 
@@ -130,7 +152,7 @@ extension HTTPURLResponse {
     public var cacheOutcome: HTTPCache.Outcome? {
         guard let status = value(forHTTPHeaderField: "Cache-Status"),
             let ours = status.split(separator: ",").last(where: {
-                CacheControl.trimmed($0).hasPrefix("Endpoints")
+                CacheControl.trimmed($0).hasPrefix(HTTPCache.cacheName)
             })
         else { return nil }
         let parameters = ours.split(separator: ";").map { CacheControl.trimmed($0) }

@@ -18,6 +18,8 @@ extension HTTPCache {
         let key: String
         /// The request's `Cache-Control`.
         let control: CacheControl
+        /// Whether the request is a `HEAD`, answered from (and freshening) the stored `GET`.
+        var isHead = false
 
         typealias Answer = (ResponseBody, HTTPURLResponse)
 
@@ -31,30 +33,35 @@ extension HTTPCache {
         }
 
         func run() async throws -> Answer {
-            let now = cache.now()
             let entries = cache.store.entries(for: key)
-            guard
-                let (id, stored) = entries.first(where: {
-                    $0.response.matches(request, credentialHeaders: context.credentialHeaders)
-                })
-            else {
+            let matching = entries.filter {
+                $0.response.matches(request, credentialHeaders: context.credentialHeaders, keying: cache.store.keying)
+            }
+            if !isHead, request.value(forHTTPHeaderField: "Range") != nil {
+                // One the store cannot answer (several ranges, another unit, `If-Range`) goes as it is.
+                guard let range = requestedRange else { return try await fetchAndStore(request, outcome: .miss) }
+                return try await answerRange(range, from: matching)
+            }
+            // A part answers only range requests; a whole response is asked for when none is whole.
+            guard let (id, stored) = matching.first(where: { $0.response.status != 206 }) else {
                 if control.onlyIfCached { return gatewayTimeout() }
+                if isHead { return try await head(nil) }
+                if let part = matching.first?.response, let answer = try await complete(part) { return answer }
                 let tagged = entries.map(\.response).filter { $0.etag != nil && $0.status == 200 }
                 if !tagged.isEmpty, !callerIsConditional { return try await validateVariants(tagged) }
                 return try await fetchAndStore(request, outcome: .miss)
             }
+            let now = cache.now()
             let storedControl = stored.cacheControl
             let age = stored.age(at: now)
             let lifetime = stored.freshnessLifetime(control: storedControl)
-            let staleness = age - lifetime
-            let mayServeStale = !storedControl.mustRevalidate && !storedControl.noCache
-            if !control.noCache, !storedControl.noCache, acceptable(age: age, lifetime: lifetime) {
-                if staleness < 0 { return answer(from: stored, id: id, age: age, outcome: .hit) }
-                if mayServeStale, let maxStale = control.maxStale, staleness <= maxStale {
-                    return answer(from: stored, id: id, age: age, outcome: .stale)
-                }
+            if let outcome = usableWithoutValidation(stored, age: age, lifetime: lifetime) {
+                return answer(from: stored, id: id, age: age, outcome: outcome)
             }
             if control.onlyIfCached { return gatewayTimeout() }
+            if isHead { return try await head(stored) }
+            let staleness = age - lifetime
+            let mayServeStale = !storedControl.mustRevalidate && !storedControl.noCache
             if mayDetach, mayServeStale, !control.noCache, lifetime > 0 || stored.hasExplicitLifetime,
                 let window = storedControl.staleWhileRevalidate, staleness >= 0, staleness < window
             {
@@ -68,6 +75,18 @@ extension HTTPCache {
                 return answer(from: stored, id: id, age: age, outcome: .stale)
             }
             return try await revalidate(stored, age: age)
+        }
+
+        /// How `stored`, at `age`, answers without asking the server: ``Outcome/hit`` while fresh,
+        /// ``Outcome/stale`` within the request's `max-stale`; `nil` when it must be validated.
+        func usableWithoutValidation(_ stored: CachedResponse, age: TimeInterval, lifetime: TimeInterval) -> Outcome? {
+            let storedControl = stored.cacheControl
+            guard !control.noCache, !storedControl.noCache, acceptable(age: age, lifetime: lifetime) else { return nil }
+            let staleness = age - lifetime
+            if staleness < 0 { return .hit }
+            let mayServeStale = !storedControl.mustRevalidate
+            if mayServeStale, let maxStale = control.maxStale, staleness <= maxStale { return .stale }
+            return nil
         }
 
         /// No stored variant matches the request's `Vary` fields: asks with the other variants'
@@ -88,7 +107,7 @@ extension HTTPCache {
             var varied: [String: String?] = [:]
             for name in CachedResponse.varyNames(chosen.header("Vary")) ?? [] {
                 varied[name] = CachedResponse.variedValue(
-                    name, of: request, credentialHeaders: context.credentialHeaders)
+                    name, of: request, credentialHeaders: context.credentialHeaders, keying: cache.store.keying)
             }
             chosen.varied = varied
             cache.store.store(chosen)
@@ -212,7 +231,9 @@ extension HTTPCache {
         }
 
         /// Keeps `response` when the RFC allows (now when its body is in memory, else once the
-        /// caller has read it whole) and returns it marked.
+        /// caller has read it whole; a part is combined with the part stored, see
+        /// ``CachedResponse/combined(with:)``) and returns it marked, with its `Age` when it has
+        /// one (RFC 9111 §4.2.3: what upstream said, plus the time it took to arrive).
         func store(_ body: ResponseBody, _ response: HTTPURLResponse, sent: Date, outcome: Outcome) -> Answer {
             let received = cache.now()
             var headers = CachedResponse.headers(of: response)
@@ -223,37 +244,43 @@ extension HTTPCache {
                     .map { CacheControl.trimmed($0).lowercased() }
                     + CacheControl(CachedResponse.header("Cache-Control", in: headers)).noCacheFields)
             if !omitted.isEmpty { headers = headers.filter { !omitted.contains($0.key.lowercased()) } }
-            guard let varyNames = CachedResponse.varyNames(CachedResponse.header("Vary", in: headers)) else {
-                return (body, HTTPCache.marked(response, outcome))
-            }
-            var varied: [String: String?] = [:]
-            for name in varyNames {
-                varied[name] = CachedResponse.variedValue(
-                    name, of: request, credentialHeaders: context.credentialHeaders)
-            }
-            let candidate = CachedResponse(
-                key: key, credential: key.split(separator: " ").last.map(String.init) ?? "",
+            var candidate = CachedResponse(
+                key: key, credential: CachedResponse.split(key).credential,
                 url: response.url?.absoluteString ?? request.url?.absoluteString ?? "", status: response.statusCode,
-                headers: headers, varied: varied, requestTime: sent.timeIntervalSince1970,
+                headers: headers, varied: [:], requestTime: sent.timeIntervalSince1970,
                 responseTime: received.timeIntervalSince1970, body: Data())
-            guard Self.mayStore(candidate) else {
-                if response.statusCode != 304, !(500...599).contains(response.statusCode) {
-                    cache.store.removeAll { $0.key == key && $0.varied == varied }
+            let age = candidate.age(at: received)
+            guard let varyNames = CachedResponse.varyNames(CachedResponse.header("Vary", in: headers)) else {
+                return (body, HTTPCache.marked(response, outcome, age: age))
+            }
+            for name in varyNames {
+                candidate.varied[name] = CachedResponse.variedValue(
+                    name, of: request, credentialHeaders: context.credentialHeaders, keying: cache.store.keying)
+            }
+            guard !isHead, Self.mayStore(candidate) else {
+                if !isHead, ![206, 304].contains(response.statusCode), !(500...599).contains(response.statusCode) {
+                    cache.store.remove(key: key, varied: candidate.varied)
                 }
-                return (body, HTTPCache.marked(response, outcome))
+                return (body, HTTPCache.marked(response, outcome, age: age))
             }
             let store = cache.store
-            let expected = candidate.header("Content-Length").flatMap { Int(CacheControl.trimmed($0)) }
+            let head = candidate
+            let expected = head.header("Content-Length").flatMap { Int(CacheControl.trimmed($0)) }
             let keep: @Sendable (Data) -> Void = { data in
                 // A body whose length disagrees with its Content-Length was cut short: not stored.
                 if let expected, expected != data.count { return }
-                var complete = candidate
+                var complete = head
                 complete.body = data
-                store.store(complete)
+                guard complete.status == 206 else {
+                    store.store(complete)
+                    return
+                }
+                let stored = store.entries(for: complete.key).first { $0.response.varied == complete.varied }
+                if let combined = complete.combined(with: stored?.response) { store.store(combined) }
             }
             if let data = body.bufferedData {
                 keep(data)
-                return (body, HTTPCache.marked(response, outcome, stored: true))
+                return (body, HTTPCache.marked(response, outcome, stored: true, age: age))
             }
             let limit = store.maximumBytes
             let collected = Locked<Data?>(Data())
@@ -267,15 +294,16 @@ extension HTTPCache {
                     if (data?.count ?? 0) > limit { data = nil }
                 }
             }
-            return (observed, HTTPCache.marked(response, outcome, stored: true))
+            return (observed, HTTPCache.marked(response, outcome, stored: true, age: age))
         }
 
         /// Whether a private cache may store `response` (RFC 9111 §3): a final status other than
-        /// 206 and 304, no `no-store`, no `Vary: *`, and an explicit lifetime, `public` or
-        /// `private`, or a heuristically cacheable status; and something to reuse it with (a
-        /// lifetime or a validator).
+        /// 304 (a 206 only with one `Content-Range` in bytes it can read, §3.3), no `no-store`,
+        /// no `Vary: *`, and an explicit lifetime, `public` or `private`, or a heuristically
+        /// cacheable status; and something to reuse it with (a lifetime or a validator).
         static func mayStore(_ response: CachedResponse) -> Bool {
-            guard response.status >= 200, response.status != 206, response.status != 304 else { return false }
+            guard response.status >= 200, response.status != 304 else { return false }
+            guard response.status != 206 || response.contentRange != nil else { return false }
             let control = response.cacheControl
             guard !control.noStore else { return false }
             let explicit = response.hasExplicitLifetime || control.isPublic || control.isPrivate
@@ -284,18 +312,22 @@ extension HTTPCache {
                 || control.staleWhileRevalidate != nil || control.staleIfError != nil
         }
 
-        /// The stored response as the caller sees it: `Age` and `Cache-Status` added; a 304 when
-        /// the caller's own conditions match it.
-        func answer(from stored: CachedResponse, id: String, age: TimeInterval, outcome: Outcome) -> Answer {
+        /// The stored response as the caller sees it: `Age` and `Cache-Status` added (after the
+        /// upstream `Cache-Status` it was stored with); a 304 when the caller's own conditions
+        /// match it; no body for a `HEAD`.
+        func answer(
+            from stored: CachedResponse, id: String, age: TimeInterval, outcome: Outcome, forwardStatus: Int = 304
+        ) -> Answer {
             let seconds = String(Int(max(0, age).rounded(.down)))
-            let extra = ["Age": seconds, "Cache-Status": HTTPCache.cacheStatus(outcome)]
+            let status = HTTPCache.cacheStatus(
+                outcome, forwardStatus: forwardStatus, after: stored.header("Cache-Status"))
+            let extra = ["Age": seconds, "Cache-Status": status]
             if callerIsConditional, Self.notModified(request, stored) {
                 return (ResponseBody(Data()), stored.httpResponse(status: 304, extra: extra))
             }
-            let response = cache.store.show(id, label: "\(seconds) \(outcome.rawValue)") {
-                stored.httpResponse(extra: extra)
-            }
-            return (ResponseBody(stored.body), response)
+            let label = "\(seconds) \(status) \(stored.responseTime)"
+            let response = cache.store.show(id, label: label) { stored.httpResponse(extra: extra) }
+            return (ResponseBody(isHead ? Data() : stored.body), response)
         }
 
         /// Whether the request's `If-None-Match` (or, without one, `If-Modified-Since`) matches
@@ -321,7 +353,9 @@ extension HTTPCache {
         func gatewayTimeout() -> Answer {
             let response = HTTPURLResponse(
                 url: request.url ?? URL(string: "about:blank")!, statusCode: 504, httpVersion: "HTTP/1.1",
-                headerFields: ["Content-Length": "0", "Cache-Status": "Endpoints; fwd=miss; detail=only-if-cached"])!
+                headerFields: [
+                    "Content-Length": "0", "Cache-Status": "\(HTTPCache.cacheName); fwd=miss; detail=only-if-cached",
+                ])!
             return (ResponseBody(Data()), response)
         }
     }

@@ -25,14 +25,19 @@ import Foundation
 /// when nothing usable is stored), `stale-while-revalidate` (the stale response at once, a
 /// revalidation in the background) and `stale-if-error`; a successful `POST`, `PUT`, `PATCH`
 /// or `DELETE` removes what is stored for its URL and its `Location` and `Content-Location`.
+/// A `HEAD` is answered from the stored `GET` response, and its 200 freshens it; a request for
+/// one byte range is answered from a stored whole response or a stored part that holds it, and
+/// parts with the same strong entity tag are combined. `Vary: Accept-Language` compares the
+/// languages, not the text.
 ///
-/// Entries are keyed by the request's credentials (a digest of the headers the authentication
-/// set, never the secret itself): two users never see each other's responses, and
-/// ``removeEntries(storedWith:)`` clears one user's on logout.
+/// Entries are keyed by the request's credentials (an HMAC of the headers the authentication
+/// set, under a random key of the store's, never the secret itself): two users never see each
+/// other's responses, and ``removeEntries(storedWith:)`` clears one user's on logout.
 ///
 /// Each response the caller sees says what the cache did in a `Cache-Status` header (RFC 9211),
-/// read back with `HTTPURLResponse.cacheOutcome` (see ``Outcome``); ``LoggingMiddleware``
-/// shows it.
+/// after what the caches upstream said, read back with `HTTPURLResponse.cacheOutcome` (see
+/// ``Outcome``); ``LoggingMiddleware`` shows it. A response forwarded from the server carries
+/// its `Age` when it is a second or more.
 ///
 /// The session's `URLCache`: requests the cache sends use `.reloadIgnoringLocalCacheData`, so
 /// `URLCache` never answers in its place; set the session's `urlCache` to `nil` so that it does
@@ -42,8 +47,13 @@ public struct HTTPCache: StreamingMiddleware {
     public enum Storage: Sendable, Hashable {
         /// In memory, up to `maximumBytes` (heads and bodies), least recently used first out.
         case memory(maximumBytes: Int)
-        /// In files in `directory` (created if needed), up to `maximumBytes`, least recently used
-        /// first out. A file cut short or changed is a miss and is removed.
+        /// In files in a folder of its own, `Endpoints.HTTPCache`, that the cache makes in
+        /// `directory` (itself created if needed), up to `maximumBytes`, least recently used
+        /// first out. Nothing else in `directory` is read, changed or removed, and a file cut
+        /// short or changed in the folder is a miss and is removed.
+        ///
+        /// Opening reads no entry; instances (and processes) opened on one directory see each
+        /// other's entries and removals. See <doc:Caching#Memory-or-disk>.
         case disk(directory: URL, maximumBytes: Int)
     }
 
@@ -51,7 +61,8 @@ public struct HTTPCache: StreamingMiddleware {
     public enum Outcome: String, Sendable, Hashable, CaseIterable {
         /// Answered from the store, fresh; nothing was sent.
         case hit
-        /// The stored response was revalidated: the server answered 304, the stored body was used.
+        /// The stored response was revalidated: the server answered 304 (or 200 to a `HEAD`, with
+        /// the same validators), the stored body was used.
         case revalidated
         /// A stale stored response, allowed by `max-stale`, `stale-while-revalidate` or `stale-if-error`.
         case stale
@@ -59,7 +70,8 @@ public struct HTTPCache: StreamingMiddleware {
         case offline
         /// Sent to the server; its response was stored when it could be.
         case miss
-        /// Not for the cache (a method other than `GET`, `no-store` in the request): sent as it was.
+        /// Not for the cache (a method other than `GET` and `HEAD`, `no-store` in the request):
+        /// sent as it was.
         case bypass
     }
 
@@ -101,9 +113,10 @@ public struct HTTPCache: StreamingMiddleware {
         self.now = now
     }
 
-    /// Removes every stored response (and its file).
+    /// Removes every stored response (on disk its files, which every instance on the directory
+    /// then misses).
     public func removeAll() {
-        store.removeAll { _ in true }
+        store.removeAll()
     }
 
     /// Removes the responses stored for requests that `auth` authenticated: call it on logout,
@@ -119,19 +132,6 @@ public struct HTTPCache: StreamingMiddleware {
             auth is NoAuth
             ? RequestContext.standardCredentialHeaders
             : RequestContext.credentialHeaders(setBy: authenticated, on: blank)
-        let digest = Self.credentialDigest(of: authenticated, names: names)
-        guard !digest.isEmpty else { return }
-        store.removeAll { $0.credential == digest }
-    }
-
-    /// The hex SHA-256 of the request's credential headers (names lower-cased, sorted), empty
-    /// when it carries none: the part of the key that keeps users apart.
-    static func credentialDigest(of request: URLRequest, names: Set<String>) -> String {
-        guard let fields = request.allHTTPHeaderFields else { return "" }
-        let credentials = fields.filter { names.contains($0.key.lowercased()) }
-            .map { "\($0.key.lowercased()):\($0.value)" }.sorted()
-        guard !credentials.isEmpty else { return "" }
-        return SHA256.hash(Array(credentials.joined(separator: "\n").utf8)).map { String(format: "%02x", $0) }
-            .joined()
+        store.removeEntries(credential: store.keying.credentialDigest(of: authenticated, names: names))
     }
 }

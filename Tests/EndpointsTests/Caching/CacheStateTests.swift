@@ -34,6 +34,32 @@ import Testing
         #expect(state.total == 50)
     }
 
+    /// The files a disk store finds are older than what it already knows, oldest first out.
+    @Test func countingTheFilesOnDiskPutsThemBeforeWhatTheIndexKnows() {
+        var state = CacheStore.State()
+        #expect(state.insert(CacheStore.Slot(response: nil, cost: 10, lastUse: 0), id: "known", limit: 100).isEmpty)
+        #expect(state.count([("old", 50), ("newer", 30), ("known", 10)], limit: 100).isEmpty)
+        #expect(state.total == 90)
+        #expect(state.insert(CacheStore.Slot(response: nil, cost: 20, lastUse: 0), id: "new", limit: 100) == ["old"])
+        // Found again by a read: counted once; another instance's entry, found by a read, is
+        // counted as just used.
+        #expect(state.learn("newer", cost: 30, limit: 100).isEmpty)
+        #expect(state.total == 60)
+        #expect(state.learn("theirs", cost: 45, limit: 100) == ["newer"])
+        #expect(state.total == 75)
+    }
+
+    /// RFC 4231's test cases 2 and 6 (a key longer than a block).
+    @Test func theKeysHMACIsRFC2104s() {
+        let short = HMACSHA256.authenticationCode(
+            for: Array("what do ya want for nothing?".utf8), key: Array("Jefe".utf8))
+        #expect(CacheKeying.hex(short) == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        let long = HMACSHA256.authenticationCode(
+            for: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
+            key: [UInt8](repeating: 0xaa, count: 131))
+        #expect(CacheKeying.hex(long) == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+    }
+
     @Test func aFlightResumesItsWaitersOnceAndLetsCancelledOnesGo() async throws {
         let response = HTTPURLResponse(
             url: URL(string: "http://x/")!, statusCode: 200, httpVersion: nil, headerFields: [:])!

@@ -43,14 +43,9 @@ import Testing
 
     /// Every key, with the request values `Vary` recorded.
     static func allKeys(_ cache: HTTPCache) -> [String] {
-        let keys = TestLocked<[String]>([])
-        cache.store.removeAll { response in
-            keys.withLock {
-                $0.append(response.key + " " + response.varied.map { "\($0.key)=\($0.value ?? "")" }.joined())
-            }
-            return false
+        cache.store.allResponses().map { response in
+            response.key + " " + response.varied.map { "\($0.key)=\($0.value ?? "")" }.joined()
         }
-        return keys.withLock { $0 }
     }
 
     @Test func varyAuthorizationRecordsADigestNotTheSecret() async throws {
@@ -65,8 +60,8 @@ import Testing
         #expect(try await fixture.get("/vary-auth", auth: alice).1.cacheOutcome == .hit)
         let keys = Self.allKeys(fixture.cache)
         #expect(keys.count == 1)
-        #expect(keys.allSatisfy { $0.contains("authorization=sha256:") && !$0.contains("secret") })
-        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+        #expect(keys.allSatisfy { $0.contains("authorization=hmac:") && !$0.contains("secret") })
+        for file in HTTPCacheDiskTests.cacheFiles(in: directory) {
             let text = String(decoding: try Data(contentsOf: directory.appendingPathComponent(file)), as: UTF8.self)
             #expect(!text.contains("alice-secret"))
         }
@@ -93,7 +88,7 @@ import Testing
         #expect(again.httpResponse.cacheOutcome == .hit)
 
         // Cut the file short while the process runs: a miss, never a crash or a wrong body.
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        let files = HTTPCacheDiskTests.entryFiles(in: directory)
         #expect(files.count == 1)
         let file = directory.appendingPathComponent(files[0])
         let whole = try Data(contentsOf: file)
@@ -114,12 +109,17 @@ import Testing
     @Test func concurrentWritersNeverInterleaveAnEntry() async throws {
         let directory = Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = CacheStore(directory: directory, maximumBytes: 1 << 24)
+        // Two stores on the directory, as two instances or two processes would be.
+        let stores = [
+            CacheStore(directory: directory, maximumBytes: 1 << 24),
+            CacheStore(directory: directory, maximumBytes: 1 << 24),
+        ]
+        let store = stores[0]
         let bodies = (0..<40).map { Data(repeating: UInt8($0), count: 20_000) }
         await withTaskGroup(of: Void.self) { group in
-            for body in bodies {
+            for (index, body) in bodies.enumerated() {
                 group.addTask {
-                    store.store(
+                    stores[index % 2].store(
                         CachedResponse(
                             key: "GET http://x/ ", credential: "", url: "http://x/", status: 200,
                             headers: ["Cache-Control": "max-age=60"], varied: [:], requestTime: 0, responseTime: 0,
@@ -130,8 +130,9 @@ import Testing
         let found = store.responses(for: "GET http://x/ ")
         #expect(found.count == 1)
         #expect(bodies.contains(found.first?.body ?? Data()))
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        #expect(files.filter { !$0.hasPrefix("tmp-") }.count == 1)
+        #expect(HTTPCacheDiskTests.entryFiles(in: directory).count == 1)
+        // Every temporary file was renamed into place.
+        #expect(HTTPCacheDiskTests.cacheFiles(in: directory).filter { $0.contains("tmp-") }.isEmpty)
     }
 
     @Test func theLeastRecentlyUsedEntryGoesFirst() async throws {
