@@ -71,13 +71,20 @@ static struct curl_version_info_data_prefix *version_info;
 #define EP_MINIMUM_VERSION 0x074400
 
 static void load(void) {
+    // ENDPOINTS_LIBCURL names another libcurl to load (a build with HTTP/3, say), and nothing else.
+    const char *chosen = getenv("ENDPOINTS_LIBCURL");
     const char *names[] = {"libcurl.so.4", "libcurl.4.dylib", "libcurl.dylib"};
     void *library = NULL;
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && !library; i++) {
-        library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (chosen && *chosen) {
+        library = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
+    } else {
+        for (size_t i = 0; i < sizeof names / sizeof names[0] && !library; i++) {
+            library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        }
     }
     if (!library) {
-        load_error = "libcurl.so.4 could not be loaded";
+        load_error = chosen && *chosen ? "the library ENDPOINTS_LIBCURL names could not be loaded"
+                                       : "libcurl.so.4 could not be loaded";
         return;
     }
 #define FIND(field, symbol)                                                                                    \

@@ -1,0 +1,74 @@
+import EndpointsTestServer
+import Foundation
+import Testing
+
+@testable import Endpoints
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+
+    /// `EndpointClient()` sends through libcurl on Linux, and through URLSession when libcurl cannot
+    /// be loaded, saying so once.
+    @Suite struct DefaultTransportTests {
+        @Test func theDefaultClientSendsThroughLibcurl() async throws {
+            #expect(EndpointClient.defaultTransport is CurlTransport)
+            let server = try TestServer()
+            defer { server.stop() }
+            let echo = try await Loopback.$baseURL.withValue(server.baseURL) {
+                try await EndpointClient().response(with: EchoEndpoint())
+            }
+            #expect(echo.headers["user-agent"]?.contains("libcurl/") == true)
+        }
+
+        @Test func withoutLibcurlTheDefaultIsURLSessionAndTheReasonIsGiven() {
+            var notices: [String] = []
+            let transport = EndpointClient.defaultTransport(
+                curl: .failure(CurlUnavailable(reason: "libcurl.so.4 could not be loaded")),
+                notice: { notices.append($0.description) })
+            #expect(transport is URLSessionTransport)
+            #expect(notices == ["libcurl is unavailable: libcurl.so.4 could not be loaded"])
+        }
+
+        /// In a process where libcurl cannot be loaded (ENDPOINTS_LIBCURL names a library that does
+        /// not exist), `EndpointClient()` still sends, through URLSession, and says why once.
+        @Test func aProcessWithoutLibcurlFallsBackToURLSession() async throws {
+            let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                setenv("ENDPOINTS_LIBCURL", "/nonexistent/libcurl.so.4", 1)
+                let server = try TestServer()
+                let echo = try await Loopback.$baseURL.withValue(server.baseURL) {
+                    try await EndpointClient().response(with: EchoEndpoint())
+                }
+                _ = try await Loopback.$baseURL.withValue(server.baseURL) {
+                    try await EndpointClient().response(with: EchoEndpoint())
+                }
+                server.stop()
+                exit(
+                    echo.path == "/echo" && !(EndpointClient.defaultTransport is CurlTransport)
+                        ? EXIT_SUCCESS : EXIT_FAILURE)
+            }
+            let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(errors.components(separatedBy: "EndpointClient() sends with URLSession.shared instead").count == 2)
+            #expect(errors.contains("ENDPOINTS_LIBCURL"))
+        }
+
+        /// Without libcurl, a client given TLS trust settings refuses to send rather than drop them.
+        @Test func withoutLibcurlTLSTrustIsNeverDropped() async throws {
+            await #expect(processExitsWith: .success) {
+                setenv("ENDPOINTS_LIBCURL", "/nonexistent/libcurl.so.4", 1)
+                let server = try TestServer()
+                let client = EndpointClient(tls: .system)
+                let result = await Loopback.$baseURL.withValue(server.baseURL) {
+                    () async -> Result<Echo, EchoEndpoint.TaskError> in
+                    do throws(EchoEndpoint.TaskError) {
+                        return .success(try await client.response(with: EchoEndpoint()))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                let refused = server.requestCount == 0 && result.failure()?.urlErrorCode == .secureConnectionFailed
+                server.stop()
+                exit(refused ? EXIT_SUCCESS : EXIT_FAILURE)
+            }
+        }
+    }
+#endif
