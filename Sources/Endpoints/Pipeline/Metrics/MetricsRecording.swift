@@ -23,6 +23,10 @@ struct MetricsRecording {
     private var sentAt: UInt64 = 0
     private var headAt: UInt64 = 0
     private var bodyAt: UInt64 = 0
+    /// Whether the open attempt's head was recorded, and whether at its own time (as it arrived,
+    /// before the body) rather than with the body.
+    private var headRecorded = false
+    private var headApart = false
     private var queuedAt: UInt64?
     private var refreshStartedAt: UInt64?
     /// Body bytes the transport wrote to a file for a download rather than handing them over.
@@ -84,7 +88,29 @@ struct MetricsRecording {
         taskFirstAttempt = metrics.attemptCount
         metrics.appendAttempt(attempt)
         sentAt = now
+        headRecorded = false
         return .attemptSent(reason: reason)
+    }
+
+    /// The open attempt failed with `error` (the transport threw it, or the body's read did);
+    /// the first error of an attempt is kept.
+    mutating func attemptFailed(_ error: any Error) {
+        guard !isFinished, metrics.attemptCount > 0 else { return }
+        metrics.updateLastAttempt { attempt in
+            if attempt.error == nil { attempt.error = Self.withoutURL(error) }
+        }
+    }
+
+    /// `error` as an attempt keeps it: a `URLError` (or an `NSError` of its domain, which Linux
+    /// does not bridge) by its code alone, since its user info names the URL; a cancellation as
+    /// `CancellationError`; anything else as it is.
+    static func withoutURL(_ error: any Error) -> any Error {
+        switch EndpointTaskError<EmptyCodable>(error) {
+        case .urlLoadError(let error): URLError(error.code)
+        case .internetConnectionOffline: URLError(.notConnectedToInternet)
+        case .cancelled: CancellationError()
+        default: error
+        }
     }
 
     mutating func queued(at now: UInt64) -> Kind? {
@@ -112,39 +138,60 @@ struct MetricsRecording {
         }
         metrics.appendAttempt(RequestMetrics.Attempt(reason: .redirect, start: since(start, now)))
         sentAt = now
+        headRecorded = false
         return .redirectFollowed(status: status, droppedCredentials: droppedCredentials)
     }
 
+    /// The open attempt's response head, with `status`, at `now`: the first report of it counts
+    /// (a transport that sees the head before the body reports it as it arrives, and the
+    /// pipeline's report after the exchange then changes nothing). `withBody`: the body came in
+    /// the same report, so the two cannot be timed apart.
     /// Inlined into the recorder's report, so that the event it returns, dropped when nobody
     /// listens, is not destroyed through a generic witness.
     @inline(__always)
-    mutating func headReceived(status: Int, at now: UInt64) -> Kind? {
-        guard !isFinished, metrics.attemptCount > 0 else { return nil }
+    mutating func headReceived(status: Int, at now: UInt64, withBody: Bool = false) -> Kind? {
+        guard !isFinished, metrics.attemptCount > 0, !headRecorded else { return nil }
         let waited = since(sentAt, now)
         metrics.updateLastAttempt { attempt in
             attempt.statusCode = status
             attempt.waitingForHead = waited
         }
+        headRecorded = true
+        headApart = !withBody
         headAt = now
         bodyAt = now
         return .headReceived(status: status)
     }
 
-    /// The body ended after `bytes` were read (and any the transport spooled to a file).
+    /// The body ended after `bytes` were read (and any the transport spooled to a file). Its time
+    /// is counted from the head when the head was recorded apart; otherwise it is inside
+    /// `waitingForHead`, and `receivingBody` comes from the system's measurement if it has one
+    /// (Apple platforms) or stays `nil`.
     /// Inlined into the recorder's report, so that the event it returns, dropped when nobody
     /// listens, is not destroyed through a generic witness.
     @inline(__always)
     mutating func bodyFinished(bytes: Int, at now: UInt64) -> Kind? {
         guard !isFinished, metrics.attemptCount > 0 else { return nil }
-        let receiving = since(headAt, now)
+        let receiving: TimeInterval? = headApart ? since(headAt, now) : nil
         let bytes = bytes + spooledBytes
         spooledBytes = 0
         metrics.updateLastAttempt { attempt in
             attempt.bytesReceived = bytes
             attempt.receivingBody = receiving
+            if receiving == nil { Self.splitBody(of: &attempt) }
         }
         bodyAt = now
         return .bodyFinished(bytes: bytes)
+    }
+
+    /// Splits an attempt whose head and body came together with the body's time the system
+    /// measured (``RequestMetrics/ConnectionMetrics/receivingBody``), once both are known.
+    private static func splitBody(of attempt: inout RequestMetrics.Attempt) {
+        guard attempt.receivingBody == nil, attempt.bytesReceived != nil, let total = attempt.waitingForHead,
+            let body = attempt.connection?.receivingBody, body >= 0, body <= total
+        else { return }
+        attempt.receivingBody = body
+        attempt.waitingForHead = total - body
     }
 
     /// The transport wrote `bytes` of the body to a file for a download (Linux): counted when the
@@ -152,6 +199,12 @@ struct MetricsRecording {
     mutating func bodySpooled(bytes: Int) {
         guard !isFinished else { return }
         spooledBytes += bytes
+    }
+
+    /// The request's trace id, as ``TraceContextMiddleware`` sent it.
+    mutating func traced(_ traceID: String) {
+        guard !isFinished else { return }
+        metrics.traceID = traceID
     }
 
     mutating func retryScheduled(reason: String, delay: TimeInterval) -> Kind? {
@@ -164,7 +217,10 @@ struct MetricsRecording {
     mutating func connections(_ connections: [RequestMetrics.ConnectionMetrics]) {
         guard !isFinished else { return }
         for (offset, connection) in connections.enumerated() {
-            metrics.updateAttempt(at: taskFirstAttempt + offset) { $0.connection = connection }
+            metrics.updateAttempt(at: taskFirstAttempt + offset) { attempt in
+                attempt.connection = connection
+                Self.splitBody(of: &attempt)
+            }
         }
     }
 
@@ -184,8 +240,15 @@ struct MetricsRecording {
 
     /// Ends the request; `false` when it had ended already (nothing changes then). Decoding is
     /// timed only when a body was seen: a middleware's own answer has none to time from.
-    mutating func finish(_ outcome: Outcome, at now: UInt64) -> Bool {
+    /// `error`: what ended a request that failed while its last attempt's body was read (a
+    /// connection lost mid-body), kept as that attempt's error.
+    mutating func finish(_ outcome: Outcome, at now: UInt64, error: (any Error)? = nil) -> Bool {
         guard !isFinished else { return false }
+        if let error, metrics.attemptCount > 0, headRecorded {
+            metrics.updateLastAttempt { attempt in
+                if attempt.error == nil, attempt.bytesReceived == nil { attempt.error = Self.withoutURL(error) }
+            }
+        }
         isFinished = true
         metrics.duration = since(start, now)
         switch outcome {
