@@ -81,12 +81,10 @@ struct MetricsRecording {
             reason = .retry
         }
         authenticationRound = authenticationAttempt
-        var attempt = RequestMetrics.Attempt(reason: reason, start: since(start, now))
-        attempt.bytesSent = bytes
-        if reason == .retry { attempt.retryDelay = pendingRetryDelay }
+        let delay = reason == .retry ? pendingRetryDelay : nil
         pendingRetryDelay = nil
         taskFirstAttempt = metrics.attemptCount
-        metrics.appendAttempt(attempt)
+        metrics.appendAttempt(reason: reason, start: since(start, now), bytesSent: bytes, retryDelay: delay)
         sentAt = now
         headRecorded = false
         return .attemptSent(reason: reason)
@@ -136,7 +134,7 @@ struct MetricsRecording {
             attempt.statusCode = status
             attempt.waitingForHead = waited
         }
-        metrics.appendAttempt(RequestMetrics.Attempt(reason: .redirect, start: since(start, now)))
+        metrics.appendAttempt(reason: .redirect, start: since(start, now))
         sentAt = now
         headRecorded = false
         return .redirectFollowed(status: status, droppedCredentials: droppedCredentials)
@@ -178,7 +176,7 @@ struct MetricsRecording {
         metrics.updateLastAttempt { attempt in
             attempt.bytesReceived = bytes
             attempt.receivingBody = receiving
-            if receiving == nil { Self.splitBody(of: &attempt) }
+            if receiving == nil, attempt.connection != nil { Self.splitBody(of: &attempt) }
         }
         bodyAt = now
         return .bodyFinished(bytes: bytes)
@@ -238,17 +236,19 @@ struct MetricsRecording {
         }
     }
 
+    /// The request is ending with `error`: when its last attempt got a head and its body was
+    /// still being read (a connection lost mid-body), that is the attempt's error.
+    mutating func endingWith(_ error: any Error) {
+        guard !isFinished, metrics.attemptCount > 0, headRecorded else { return }
+        metrics.updateLastAttempt { attempt in
+            if attempt.error == nil, attempt.bytesReceived == nil { attempt.error = Self.withoutURL(error) }
+        }
+    }
+
     /// Ends the request; `false` when it had ended already (nothing changes then). Decoding is
     /// timed only when a body was seen: a middleware's own answer has none to time from.
-    /// `error`: what ended a request that failed while its last attempt's body was read (a
-    /// connection lost mid-body), kept as that attempt's error.
-    mutating func finish(_ outcome: Outcome, at now: UInt64, error: (any Error)? = nil) -> Bool {
+    mutating func finish(_ outcome: Outcome, at now: UInt64) -> Bool {
         guard !isFinished else { return false }
-        if let error, metrics.attemptCount > 0, headRecorded {
-            metrics.updateLastAttempt { attempt in
-                if attempt.error == nil, attempt.bytesReceived == nil { attempt.error = Self.withoutURL(error) }
-            }
-        }
         isFinished = true
         metrics.duration = since(start, now)
         switch outcome {

@@ -141,8 +141,23 @@ public struct RequestMetrics: Sendable, CustomStringConvertible {
     /// How many sends there were.
     package private(set) var attemptCount = 0
 
-    mutating func appendAttempt(_ attempt: Attempt) {
-        if attemptCount == 0 { firstAttempt = attempt } else { laterAttempts.append(attempt) }
+    /// Adds an attempt begun `start` seconds into the request. The first is set in place (its
+    /// fields are still the defaults): an attempt is copied only for the sends after the first.
+    @inline(__always)
+    mutating func appendAttempt(
+        reason: Attempt.Reason, start: TimeInterval, bytesSent: Int = 0, retryDelay: TimeInterval? = nil
+    ) {
+        if attemptCount == 0 {
+            firstAttempt.reason = reason
+            firstAttempt.start = start
+            firstAttempt.bytesSent = bytesSent
+            firstAttempt.retryDelay = retryDelay
+        } else {
+            var attempt = Attempt(reason: reason, start: start)
+            attempt.bytesSent = bytesSent
+            attempt.retryDelay = retryDelay
+            laterAttempts.append(attempt)
+        }
         attemptCount += 1
     }
 

@@ -199,20 +199,21 @@ package struct RequestRecorder: Sendable {
     /// what it failed with, kept as the last attempt's error when its body was being read.
     @discardableResult
     func finish(_ outcome: MetricsRecording.Outcome, error: (any Error)? = nil) -> RequestMetrics {
-        end(outcome, error: error)
+        if let error { state.withLock { $0.recording.endingWith(error) } }
+        end(outcome)
         return metrics
     }
 
     /// Ends the request; its last events go to the listener. The metrics are copied out only for
     /// them: a decoded response reads them from the recorder when asked (``TypedResponse/metrics``).
-    private func end(_ outcome: MetricsRecording.Outcome, error: (any Error)? = nil) {
+    private func end(_ outcome: MetricsRecording.Outcome) {
         let now = Self.now()
         guard let delivery else {
-            state.withLock { _ = $0.recording.finish(outcome, at: now, error: error) }
+            state.withLock { _ = $0.recording.finish(outcome, at: now) }
             return
         }
         let events = state.withLock { state -> [RequestEvent] in
-            guard state.recording.finish(outcome, at: now, error: error) else { return [] }
+            guard state.recording.finish(outcome, at: now) else { return [] }
             let metrics = state.recording.metrics
             switch outcome {
             case .decoded:
