@@ -38,7 +38,7 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
     var measures = true
 
     /// Runs the request and returns the decoded value with the response it came from and the
-    /// recorder holding the request's metrics (`nil` for a mocked call). The request is finished
+    /// recorder holding the request's metrics (`nil` when not measured). The request is finished
     /// here only when someone listens to its events: a caller that returns the metrics finishes it
     /// (a ``TypedResponse`` does, when made), and one that drops them (`response(with:)`) spends no
     /// clock read or lock on a request nobody can look at. A failure always finishes it.
