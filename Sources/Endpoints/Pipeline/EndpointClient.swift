@@ -60,7 +60,8 @@ public struct TypedResponse<Value: Sendable>: Sendable {
     public let value: Value
     /// The HTTP response: status, headers, URL.
     public let httpResponse: HTTPURLResponse
-    /// Where the request's time went: its attempts, waits and decoding (empty for a mocked call).
+    /// Where the request's time went: its attempts, waits and decoding (for a mocked call, the
+    /// endpoint's name and how long the mock took, with no attempt).
     public var metrics: RequestMetrics { recorder?.metrics ?? RequestMetrics() }
     /// The finished request's recorder, which holds its metrics: they are copied out only when read.
     private let recorder: RequestRecorder?

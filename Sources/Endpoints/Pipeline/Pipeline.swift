@@ -38,7 +38,7 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
     var measures = true
 
     /// Runs the request and returns the decoded value with the response it came from and the
-    /// recorder holding the request's metrics (`nil` for a mocked call). The request is finished
+    /// recorder holding the request's metrics (`nil` when not measured). The request is finished
     /// here only when someone listens to its events: a caller that returns the metrics finishes it
     /// (a ``TypedResponse`` does, when made), and one that drops them (`response(with:)`) spends no
     /// clock read or lock on a request nobody can look at. A failure always finishes it.
@@ -85,6 +85,11 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
 
     /// Runs the call with the task's mocks: their answer, or the call itself when they have none.
     ///
+    /// A mocked call is measured and reported as a sent one ends (so that listener code can be
+    /// tested with mocks): `started` (dated at its start, once the mock answered, with the
+    /// request as it would have been built), then `decoded` or `failed(stage:)`, and `finished`
+    /// with metrics that name the endpoint and time the mock, with no attempt.
+    ///
     /// A function of its own so that `run` holds no `Result<Response, Failure>?`: unspecialized
     /// generic code looks up the metadata of every such local on each call, before it runs, and
     /// for this one that was a quarter of a microsecond a request.
@@ -92,8 +97,19 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
     private func runMocked(
         on transport: any HTTPTransport, exchange: @escaping Exchange
     ) async throws(Failure) -> (Response, HTTPURLResponse, RequestRecorder?) {
-        if let mocked = await mocked() { return (try mocked.get(), HTTPURLResponse.mocked, nil) }
-        return try await run(on: transport, exchange: exchange, mocking: false)
+        let recorder = measures ? RequestRecorder(endpointName: name, delivery: eventDelivery) : nil
+        guard let mocked = await mocked() else {
+            return try await run(on: transport, exchange: exchange, mocking: false)
+        }
+        guard let recorder else { return (try mocked.get(), HTTPURLResponse.mocked, nil) }
+        if recorder.isListened, let request = try? build() { recorder.started(request, atStart: true) }
+        switch mocked {
+        case .success(let value):
+            recorder.finishDecoded()
+            return (value, HTTPURLResponse.mocked, recorder)
+        case .failure(let error):
+            throw error.ended(by: recorder)
+        }
     }
 
     /// The task's mocked outcome for this call, if it has one.
@@ -290,7 +306,13 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
         try HeaderValidation.validate(request)
         guard let recorder = context.recorder else { return try await exchange(transport, request, context) }
         recorder.attemptSent(request, context: context)
-        let (body, response) = try await exchange(transport, request, context)
+        let (body, response): (ResponseBody, HTTPURLResponse)
+        do {
+            (body, response) = try await exchange(transport, request, context)
+        } catch {
+            recorder.attemptFailed(error)
+            throw error
+        }
         recorder.headReceived(status: response.statusCode, bufferedBytes: body.bufferedData?.count)
         return (body, response)
     }

@@ -112,6 +112,7 @@ public struct URLSessionTransport: HTTPTransport {
         // (corelibs would send the request's body stream chunked, which servers refuse).
         if fractionalTimeout || context.transfer.upload != nil {
             let (body, response) = try await openStream(request, context: context)
+            context.recorder?.headArrived(status: response.statusCode)  // before the body: its time apart
             let data = try await body.collect()
             if let violation = ResponseFraming.violation(
                 of: response, bodyLength: data.count, requestMethod: request.httpMethod)

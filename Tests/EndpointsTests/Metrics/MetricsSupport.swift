@@ -10,20 +10,20 @@ import Testing
 /// Collects a client's events and lets a test wait for them (on events, not sleeps).
 final class EventLog: RequestEventListener {
     private typealias Condition = @Sendable ([RequestEvent]) -> Bool
-    private let state = TestLocked<(events: [RequestEvent], waiters: [(Condition, CheckedContinuation<Void, Never>)])>(
+    private let state = TestLocked<(events: [RequestEvent], waiters: [(Condition, @Sendable () -> Void)])>(
         (events: [], waiters: []))
 
     var events: [RequestEvent] { state.withLock { $0.events } }
 
     func receive(_ event: RequestEvent) {
-        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let ready = state.withLock { state -> [@Sendable () -> Void] in
             state.events.append(event)
             let events = state.events
             let ready = state.waiters.filter { $0.0(events) }.map(\.1)
             state.waiters.removeAll { $0.0(events) }
             return ready
         }
-        for waiter in ready { waiter.resume() }
+        for resume in ready { resume() }
     }
 
     /// Returns once `count` requests have sent their last event.
@@ -36,14 +36,25 @@ final class EventLog: RequestEventListener {
         await wait(until: { events in events.contains(where: condition) })
     }
 
+    /// Returns once `condition` holds, or after 60 s with an issue recorded: a test whose events
+    /// never come fails instead of hanging the run.
     private func wait(until condition: @escaping Condition) async {
-        await withCheckedContinuation { continuation in
+        let waiter = TestLocked<CheckedContinuation<Void, Never>?>(nil)
+        let watchdog = Task {
+            try await Task.sleep(nanoseconds: 60_000_000_000)
+            guard let continuation = waiter.withLock({ $0.take() }) else { return }
+            Issue.record("the events waited for never came; received: \(events.map(\.name))")
+            continuation.resume()
+        }
+        defer { watchdog.cancel() }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            waiter.withLock { $0 = continuation }
             let now = state.withLock { state -> Bool in
                 if condition(state.events) { return true }
-                state.waiters.append((condition, continuation))
+                state.waiters.append((condition, { waiter.withLock { $0.take() }?.resume() }))
                 return false
             }
-            if now { continuation.resume() }
+            if now { waiter.withLock { $0.take() }?.resume() }
         }
     }
 }
@@ -75,6 +86,7 @@ extension RequestEvent {
         case .failed: "failed"
         case .cancelled: "cancelled"
         case .finished: "finished"
+        case .dropped: "dropped"
         }
     }
 }

@@ -102,6 +102,45 @@ import Testing
         #expect(answered.metrics.cache == nil)
     }
 
+    /// A head reported as it arrived times the body apart; the pipeline's report after the
+    /// exchange then changes nothing. Head and body reported together leave the body untimed.
+    @Test func theHeadReportedAsItArrivesTimesTheBodyApart() {
+        var apart = MetricsRecording(endpointName: "E", start: 1000 * ms)
+        _ = apart.attemptSent(at: 1000 * ms, authenticationAttempt: 1, bytes: 0)
+        let head = apart.headReceived(status: 200, at: 1010 * ms)
+        let again = apart.headReceived(status: 200, at: 1300 * ms, withBody: true)
+        #expect(head.map { "\($0)" } == "headReceived(status: 200)")
+        #expect(again == nil)
+        _ = apart.bodyFinished(bytes: 5, at: 1300 * ms)
+        #expect(apart.metrics.attempts[0].waitingForHead == 0.01)
+        #expect(apart.metrics.attempts[0].receivingBody == 0.29)
+
+        var together = MetricsRecording(endpointName: "E", start: 1000 * ms)
+        _ = together.attemptSent(at: 1000 * ms, authenticationAttempt: 1, bytes: 0)
+        _ = together.headReceived(status: 200, at: 1300 * ms, withBody: true)
+        _ = together.bodyFinished(bytes: 5, at: 1300 * ms)
+        #expect(together.metrics.attempts[0].waitingForHead == 0.3)
+        #expect(together.metrics.attempts[0].receivingBody == nil)
+    }
+
+    /// Apple platforms: the system's measurement of the body splits a buffered attempt, whether it
+    /// comes before the response or after.
+    @Test(arguments: [true, false])
+    func theSystemsBodyTimeSplitsABufferedAttempt(metricsFirst: Bool) {
+        let connection = RequestMetrics.ConnectionMetrics(
+            reusedConnection: true, domainLookup: nil, connect: nil, secureConnection: nil, networkProtocol: "h2",
+            receivingBody: 0.25)
+        var recording = MetricsRecording(endpointName: "E", start: 1000 * ms)
+        _ = recording.attemptSent(at: 1000 * ms, authenticationAttempt: 1, bytes: 0)
+        if metricsFirst { recording.connections([connection]) }
+        _ = recording.headReceived(status: 200, at: 1300 * ms, withBody: true)
+        _ = recording.bodyFinished(bytes: 5, at: 1300 * ms)
+        if !metricsFirst { recording.connections([connection]) }
+        let attempt = recording.metrics.attempts[0]
+        #expect(abs((attempt.waitingForHead ?? 0) - 0.05) < 1e-9)
+        #expect(attempt.receivingBody == 0.25)
+    }
+
     @Test func theRecorderMeasuresWithoutAListener() {
         let recorder = RequestRecorder(endpointName: "E", delivery: nil)
         #expect(recorder.id == 0)
@@ -109,5 +148,76 @@ import Testing
         let metrics = recorder.finish(.failed(.transport, decoding: false))
         #expect(metrics.attempts.isEmpty)
         #expect(metrics.duration >= 0)
+    }
+}
+
+/// A client's event delivery when its listener blocks: a stated bound, then drops counted and told.
+@Suite struct EventDeliveryBoundTests {
+    /// Blocks in its first event until released, then records every event.
+    final class GatedListener: RequestEventListener {
+        let blocked = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        let received = Locked<[RequestEvent]>([])
+        let arrived = DispatchSemaphore(value: 0)
+
+        func receive(_ event: RequestEvent) {
+            let count = received.withLock {
+                $0.append(event)
+                return $0.count
+            }
+            if count == 1 {
+                blocked.signal()
+                gate.wait()
+            }
+            arrived.signal()
+        }
+
+        /// Waits until `count` events have arrived.
+        func waitFor(_ count: Int) async {
+            while received.withLock({ $0.count }) < count {
+                await withCheckedContinuation { continuation in
+                    DispatchQueue.global().async {
+                        self.arrived.wait()
+                        continuation.resume()
+                    }
+                }
+            }
+        }
+    }
+
+    private func event(_ index: Int) -> EventDelivery.Pending {
+        .event(RequestEvent(requestID: UInt64(index), endpointName: "E", time: 0, kind: .queued, traceID: nil))
+    }
+
+    @Test func aBlockedListenerHoldsAtMostTheCapacityAndIsToldHowManyWereDropped() async {
+        // The first event is in the listener's hands; four more wait; six are dropped.
+        let listener = GatedListener()
+        let delivery = EventDelivery(listener: listener, capacity: 4)
+        delivery.deliver(event(0))
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                listener.blocked.wait()
+                continuation.resume()
+            }
+        }
+        for index in 1...10 { delivery.deliver(event(index)) }
+        listener.gate.signal()
+        await listener.waitFor(6)
+        // Once it caught up, events are delivered again.
+        delivery.deliver(event(11))
+        await listener.waitFor(7)
+        let events = listener.received.withLock { $0 }
+        #expect(events.count == 7)
+        #expect(events.prefix(5).map(\.requestID) == [0, 1, 2, 3, 4])
+        #expect(events.last?.requestID == 11)
+        let dropped = events[5]
+        guard case .dropped(let count) = dropped.kind else {
+            Issue.record("no dropped event: \(events.map(\.kind))")
+            return
+        }
+        #expect(count == 6)
+        #expect(dropped.requestID == 0)
+        #expect(dropped.description == "6 events dropped: the listener fell behind")
+        #expect(EventDelivery.capacity == 10_000)
     }
 }

@@ -8,19 +8,21 @@ extension OAuth {
     /// to ``completeAuthorization(callbackURL:)``.
     ///
     /// ```swift
-    /// let session = ASWebAuthenticationSession(url: auth.authorizationURL(), callback: .customScheme("myapp")) {
+    /// let session = ASWebAuthenticationSession(url: try auth.authorizationURL(), callback: .customScheme("myapp")) {
     ///     callbackURL, _ in
     ///     Task { try await auth.completeAuthorization(callbackURL: callbackURL!) }
     /// }
     /// ```
     ///
-    /// A programming error (it stops the program) unless the grant is `.authorizationCode` and the
-    /// provider has an `authorizationURL`.
-    public func authorizationURL() -> URL {
-        guard case .authorizationCode(let redirectURI, let scopes) = grant, let endpoint = provider.authorizationURL
-        else {
-            preconditionFailure(
-                "authorizationURL() needs the .authorizationCode grant and a provider authorizationURL.")
+    /// Throws ``OAuthError/unsupportedFlow(reason:)`` unless the grant is `.authorizationCode` and
+    /// the provider has an `authorizationURL`.
+    public func authorizationURL() throws(OAuthError) -> URL {
+        guard case .authorizationCode(let redirectURI, let scopes) = grant else {
+            throw .unsupportedFlow(
+                reason: "authorizationURL() needs the .authorizationCode grant, and this one is \(grant)")
+        }
+        guard let endpoint = provider.authorizationURL else {
+            throw .unsupportedFlow(reason: "authorizationURL() needs a provider with an authorizationURL")
         }
         let verifier = Self.randomURLSafe(byteCount: 32)
         let state = Self.randomURLSafe(byteCount: 16)
@@ -50,11 +52,14 @@ extension OAuth {
     ///
     /// Throws ``OAuthError/invalidCallback(reason:)`` when the `state` matches no authorization
     /// this method started (each is used once), ``OAuthError/accessDenied`` when the user
-    /// declined, and the token endpoint's errors (a code already used or a wrong verifier is
-    /// ``OAuthError/invalidGrant(description:)``).
+    /// declined, the token endpoint's errors (a code already used or a wrong verifier is
+    /// ``OAuthError/invalidGrant(description:)``), and ``OAuthError/unsupportedFlow(reason:)``
+    /// unless the grant is `.authorizationCode`.
     public func completeAuthorization(callbackURL: URL) async throws(OAuthError) {
         guard case .authorizationCode(let redirectURI, _) = grant else {
-            throw .invalidCallback(reason: "this method's grant is not .authorizationCode")
+            throw .unsupportedFlow(
+                reason:
+                    "completeAuthorization(callbackURL:) needs the .authorizationCode grant, and this one is \(grant)")
         }
         let items = URLComponents(url: callbackURL, resolvingAgainstBaseURL: false)?.queryItems ?? []
         func value(_ name: String) -> String? { items.first { $0.name == name }?.value }

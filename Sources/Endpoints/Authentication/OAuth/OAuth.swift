@@ -26,13 +26,18 @@ import Foundation
 /// ``logOut()`` made stale are discarded; `onTokensUpdated` sees new tokens before any request
 /// uses them; a refresh token the server rotates is replaced before the next renewal uses it; a
 /// transient failure (``OAuthError/unavailable(reason:)``) keeps the tokens; `invalid_grant`
-/// ends the session once (the tokens are dropped and `onRefreshFailed` runs); sending a request
-/// authenticated by this method from `onTokensUpdated` fails with ``RefreshReentrancyError``.
+/// ends the session once (the tokens are dropped and `onRefreshFailed` runs) until
+/// ``setTokens(_:)`` or a sign-in; sending a request authenticated by this method from
+/// `onTokensUpdated` fails with ``RefreshReentrancyError``.
+///
+/// After any other failed renewal the method backs off: for 1 s, doubled by each renewal that
+/// fails in a row up to 60 s, requests fail at once with the same error and no token request is
+/// made; a success, ``setTokens(_:)``, a sign-in or ``logOut()`` ends it (see <doc:OAuthGuide>).
 ///
 /// An answer the library cannot use (not JSON, no `access_token`, a `token_type` other than
-/// Bearer, an `expires_in` that is not a whole number of seconds from 0 to 2³¹−1, a token with
-/// CR, LF or a byte outside visible ASCII) fails with ``OAuthError/invalidResponse(reason:)``
-/// and nothing is sent with it. Token requests go straight to the transport, past any
+/// Bearer, an `expires_in` that is not a whole number of seconds from 0 to 2³¹−1, as a number
+/// or a string of digits, a token with CR, LF or a byte outside visible ASCII) fails with
+/// ``OAuthError/invalidResponse(reason:)`` and nothing is sent with it. Token requests go straight to the transport, past any
 /// middleware, so the client secret, codes, verifiers and tokens never reach a log or cURL
 /// output; descriptions and mirrors redact them too. Mocks answer endpoints before
 /// authentication, so a mocked request never reaches the token endpoint.
@@ -104,11 +109,38 @@ public final class OAuth: AuthenticationMethod, CredentialUpdating, CustomReflec
     /// asked for when it did not say, or for `initialTokens`); empty before sign-in.
     public var grantedScopes: [String] { tokens == nil ? [] : client.grantedScopes }
 
+    /// Hands the method tokens it did not obtain itself, and signs it in again: tokens your
+    /// `onTokensUpdated` saved in an earlier run and loaded after the method was made, or tokens
+    /// from a sign-in of your own. Requests use them from now on; a renewal in flight is
+    /// discarded. It also ends what stops requests: the back-off after a failed renewal, and a
+    /// session that `invalid_grant` ended, so a method declared as a `static let` needs no new
+    /// instance to sign in again.
+    ///
+    /// ```swift
+    /// // At launch, once the keychain is readable:
+    /// if let saved = TokenStore.load() { await ApiServer.auth.setTokens(saved) }
+    ///
+    /// // After invalid_grant, with a refresh token from your own sign-in: the next request exchanges it.
+    /// await ApiServer.auth.setTokens(JWTAuth.TokenPair(accessToken: "", refreshToken: newRefreshToken))
+    /// ```
+    ///
+    /// An empty access token makes the next request renew first (with the refresh token, or the
+    /// client credentials). `onTokensUpdated` is not called, since the tokens are yours already;
+    /// ``grantedScopes`` become the grant's scopes, as for `initialTokens`.
+    public func setTokens(_ tokens: JWTAuth.TokenPair) async {
+        var tokens = tokens
+        if tokens.accessToken.isEmpty { tokens.expiresAt = .distantPast }
+        client.userActed()
+        client.state.withLock { $0.grantedScopes = grant.scopes }
+        await jwt.setTokens(tokens)
+    }
+
     /// Forgets the tokens and, when the provider has a `revocationURL`, revokes them (RFC 7009):
     /// the refresh token, which ends the grant, then the access token. Revocation is best effort:
     /// the tokens are forgotten first, whatever the server answers.
     public func logOut() async {
         let tokens = jwt.tokens
+        client.userActed()
         await jwt.clearTokens()
         // A service signs itself in again on its next request; a user's session (even one started
         // from a saved refresh token, now revoked) stays signed out.
@@ -123,6 +155,7 @@ public final class OAuth: AuthenticationMethod, CredentialUpdating, CustomReflec
 
     /// Installs tokens a login flow obtained: `onTokensUpdated` sees them before any request does.
     func install(_ tokens: JWTAuth.TokenPair) async {
+        client.userActed()
         if let onTokensUpdated { await onTokensUpdated(tokens) }
         await jwt.setTokens(tokens)
     }

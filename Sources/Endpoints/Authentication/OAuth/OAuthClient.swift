@@ -21,6 +21,8 @@ final class OAuthClient: Sendable {
         var grantedScopes: [String] = []
         /// Authorizations started by `authorizationURL()`: the PKCE verifier for each `state`.
         var pending: [(state: String, verifier: String)] = []
+        /// Whether a renewal may ask the token endpoint now (see ``OAuthBackOff``).
+        var backOff = OAuthBackOff()
     }
 
     init(
@@ -56,8 +58,30 @@ final class OAuthClient: Sendable {
 
     func forgetScopes() { state.withLock { $0.grantedScopes = [] } }
 
-    /// `JWTAuth`'s refresh handler: client credentials again, or the refresh token.
+    /// The user set tokens, signed in or logged out: a back-off ends (see ``OAuthBackOff``).
+    func userActed() { state.withLock { $0.backOff.userActed() } }
+
+    /// `JWTAuth`'s refresh handler: client credentials again, or the refresh token; during a
+    /// back-off after a failed renewal, the same error at once, without a token request.
     func renew(_ refreshToken: String) async throws(OAuthError) -> JWTAuth.TokenPair {
+        let epoch: UInt64
+        switch state.withLock({ $0.backOff.renewal(at: now()) }) {
+        case .fail(let error): throw error
+        case .send(let current): epoch = current
+        }
+        do {
+            let tokens = try await requestRenewal(refreshToken)
+            state.withLock { $0.backOff.succeeded(epoch: epoch) }
+            return tokens
+        } catch {
+            let now = now()
+            state.withLock { $0.backOff.failed(error, epoch: epoch, at: now) }
+            throw error
+        }
+    }
+
+    /// The token request of a renewal.
+    private func requestRenewal(_ refreshToken: String) async throws(OAuthError) -> JWTAuth.TokenPair {
         if case .clientCredentials(let scopes) = grant {
             return try await obtain([("grant_type", "client_credentials")] + Self.scope(scopes))
         }

@@ -2,13 +2,15 @@
 /// (RFC 6749 §5.2, RFC 8628 §3.5) or from what the library checks before it uses an answer.
 ///
 /// A renewal during a request reaches the caller as
-/// `.authenticationError(.refreshFailed(underlying: OAuthError…))`; the flows you start
-/// (``OAuth/completeAuthorization(callbackURL:)``, ``OAuth/authorizeDevice(show:)``) throw it
-/// directly. Descriptions never contain a secret, a code or a token.
+/// `.authenticationError(.refreshFailed(underlying: OAuthError…))`, which
+/// ``EndpointTaskError/oauthError`` reads without a cast; the flows you start
+/// (``OAuth/authorizationURL()``, ``OAuth/completeAuthorization(callbackURL:)``,
+/// ``OAuth/authorizeDevice(show:)``) throw it directly. Descriptions never contain a secret, a
+/// code or a token.
 ///
 /// ```swift
 /// do {
-///     try await auth.authorizeDevice { code, uri in print("Open \(uri) and enter \(code)") }
+///     try await auth.authorizeDevice { device in print("Open \(device.verificationURI) and enter \(device.userCode)") }
 /// } catch .accessDenied {
 ///     print("You declined.")
 /// } catch {
@@ -36,6 +38,11 @@ public enum OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The URL handed to ``OAuth/completeAuthorization(callbackURL:)`` does not answer an
     /// authorization this method started (wrong or missing `state`, no `code`).
     case invalidCallback(reason: String)
+    /// The method cannot run the flow it was asked for: ``OAuth/authorizationURL()`` and
+    /// ``OAuth/completeAuthorization(callbackURL:)`` need the `.authorizationCode` grant and a
+    /// provider `authorizationURL`, ``OAuth/authorizeDevice(show:)`` the `.deviceCode` grant and a
+    /// provider `deviceAuthorizationURL`. Nothing was sent.
+    case unsupportedFlow(reason: String)
 
     /// A sentence that says what went wrong and, where it helps, what to fix; never a secret.
     public var description: String {
@@ -64,6 +71,8 @@ public enum OAuthError: Error, Sendable, Hashable, CustomStringConvertible {
             return "The authorization server's answer cannot be used: \(reason)."
         case .invalidCallback(let reason):
             return "The authorization callback cannot be used: \(reason)."
+        case .unsupportedFlow(let reason):
+            return "This OAuth method cannot run that flow: \(reason)."
         }
     }
 
@@ -79,5 +88,27 @@ extension OAuthError: HTTPStatusCarrying {
     var failureStatusCode: Int? {
         if case .invalidGrant = self { return 400 }
         return nil
+    }
+}
+
+extension EndpointTaskError {
+    /// The ``OAuthError`` an ``OAuth`` method failed with, read without a cast: it arrives as
+    /// `.authenticationError(.refreshFailed(underlying:))`. `nil` for any other error.
+    ///
+    /// ```swift
+    /// do {
+    ///     let report = try await URLSession.shared.response(with: DailyReport())
+    /// } catch {
+    ///     switch error.oauthError {
+    ///     case .invalidGrant?: showSignIn()                                  // the session ended
+    ///     case .misconfigured(let code, _)?: log("fix the client: \(code)")  // e.g. invalid_client
+    ///     case .unavailable?: showOfflineBanner()                            // tokens kept; try later
+    ///     default: print(error)
+    ///     }
+    /// }
+    /// ```
+    public var oauthError: OAuthError? {
+        guard case .authenticationError(.refreshFailed(let underlying)) = self else { return nil }
+        return underlying as? OAuthError
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 struct TokenResponse: Equatable {
     let accessToken: String
     let refreshToken: String?
-    /// Seconds, from 0 to `Int32.max`.
+    /// Seconds, from 0 to `Int32.max` (see ``JSONFields/seconds(_:)``).
     let expiresIn: Int?
     let scope: String?
 
@@ -31,16 +31,7 @@ struct TokenResponse: Equatable {
         case .string(let token)? where Self.isHeaderSafe(token): refreshToken = token
         default: throw .invalidResponse(reason: "its refresh token is empty, not a string, or has control characters")
         }
-        switch fields["expires_in"] {
-        case nil, .null?: expiresIn = nil
-        case .integer(let seconds)? where seconds < 0: throw .invalidResponse(reason: "its expires_in is negative")
-        case .integer(let seconds)? where seconds > Int(Int32.max):
-            throw .invalidResponse(reason: "its expires_in is larger than 2147483647 seconds")
-        case .integer(let seconds)?: expiresIn = seconds
-        case .number?: throw .invalidResponse(reason: "its expires_in is not a whole number of seconds in range")
-        case .string?: throw .invalidResponse(reason: "its expires_in is a string, not a number")
-        default: throw .invalidResponse(reason: "its expires_in is not a number")
-        }
+        expiresIn = try fields.seconds("expires_in")
         switch fields["scope"] {
         case nil, .null?: scope = nil
         case .string(let scope)?: self.scope = scope
@@ -100,4 +91,33 @@ struct JSONFields {
     }
 
     subscript(key: String) -> Value? { values[key] }
+
+    /// The duration in whole seconds under `key` (`expires_in`, `interval`), from 0 to 2³¹−1;
+    /// `nil` when it is absent or `null`. A JSON integer, or a string of decimal digits: Azure AD
+    /// v1 and others send `"expires_in": "3599"`. Anything else (a fraction, a word, a sign or
+    /// a space in the string) fails with a reason that names the field, never its value.
+    func seconds(_ key: String) throws(OAuthError) -> Int? {
+        let whole: Int
+        switch values[key] {
+        case nil, .null?:
+            return nil
+        case .integer(let number)?:
+            whole = number
+        case .string(let text)?:
+            let negative = text.hasPrefix("-")
+            let digits = negative ? text.utf8.dropFirst() : text.utf8[...]
+            guard !digits.isEmpty, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+                throw .invalidResponse(reason: "its \(key) is a string that is not a whole number of seconds")
+            }
+            // Only digits (and a leading minus): too many of them for an Int is out of range.
+            whole = Int(text) ?? (negative ? -1 : .max)
+        case .number?:
+            throw .invalidResponse(reason: "its \(key) is not a whole number of seconds in range")
+        default:
+            throw .invalidResponse(reason: "its \(key) is not a number")
+        }
+        if whole < 0 { throw .invalidResponse(reason: "its \(key) is negative") }
+        if whole > Int(Int32.max) { throw .invalidResponse(reason: "its \(key) is larger than 2147483647 seconds") }
+        return whole
+    }
 }

@@ -19,7 +19,8 @@ import Foundation
 /// otherwise, the same for all of the request's attempts. Each send gets a new span id, so
 /// place it after (inside) ``RetryMiddleware`` for every retry to be a span of its own; the resend
 /// after renewed credentials runs the chain again and gets one anyway. `tracestate` is passed
-/// through as given.
+/// through as given. The trace id goes into the request's metrics (``RequestMetrics/traceID``) and
+/// the events that follow (``RequestEvent/traceID``).
 ///
 /// Invalid input is ignored rather than sent: a `parent` that is not a version-00 `traceparent`
 /// (`00-` 32 lower-case hex digits `-` 16 hex digits `-` 2 hex digits, ids not all zero) starts a
@@ -52,8 +53,12 @@ public struct TraceContextMiddleware: Middleware {
         context: RequestContext,
         next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
     ) async throws -> (Data, HTTPURLResponse) {
-        guard request.value(forHTTPHeaderField: "traceparent") == nil else { return try await next(request) }
-        let traceID = parentTraceID ?? context.recorder?.traceID ?? TraceContext.newTraceID()
+        if let sent = request.value(forHTTPHeaderField: "traceparent") {
+            // Its own trace, as the request carries it, in the metrics too when it is valid.
+            if let traceID = TraceContext.traceID(ofParent: sent) { _ = context.recorder?.traceID(joining: traceID) }
+            return try await next(request)
+        }
+        let traceID = context.recorder?.traceID(joining: parentTraceID) ?? parentTraceID ?? TraceContext.newTraceID()
         var request = request
         request.setValue(
             TraceContext.traceparent(traceID: traceID, spanID: TraceContext.newSpanID(), sampled: sampled),

@@ -23,6 +23,10 @@ struct MetricsRecording {
     private var sentAt: UInt64 = 0
     private var headAt: UInt64 = 0
     private var bodyAt: UInt64 = 0
+    /// Whether the open attempt's head was recorded, and whether at its own time (as it arrived,
+    /// before the body) rather than with the body.
+    private var headRecorded = false
+    private var headApart = false
     private var queuedAt: UInt64?
     private var refreshStartedAt: UInt64?
     /// Body bytes the transport wrote to a file for a download rather than handing them over.
@@ -77,14 +81,34 @@ struct MetricsRecording {
             reason = .retry
         }
         authenticationRound = authenticationAttempt
-        var attempt = RequestMetrics.Attempt(reason: reason, start: since(start, now))
-        attempt.bytesSent = bytes
-        if reason == .retry { attempt.retryDelay = pendingRetryDelay }
+        let delay = reason == .retry ? pendingRetryDelay : nil
         pendingRetryDelay = nil
         taskFirstAttempt = metrics.attemptCount
-        metrics.appendAttempt(attempt)
+        metrics.appendAttempt(reason: reason, start: since(start, now), bytesSent: bytes, retryDelay: delay)
         sentAt = now
+        headRecorded = false
         return .attemptSent(reason: reason)
+    }
+
+    /// The open attempt failed with `error` (the transport threw it, or the body's read did);
+    /// the first error of an attempt is kept.
+    mutating func attemptFailed(_ error: any Error) {
+        guard !isFinished, metrics.attemptCount > 0 else { return }
+        metrics.updateLastAttempt { attempt in
+            if attempt.error == nil { attempt.error = Self.withoutURL(error) }
+        }
+    }
+
+    /// `error` as an attempt keeps it: a `URLError` (or an `NSError` of its domain, which Linux
+    /// does not bridge) by its code alone, since its user info names the URL; a cancellation as
+    /// `CancellationError`; anything else as it is.
+    static func withoutURL(_ error: any Error) -> any Error {
+        switch EndpointTaskError<EmptyCodable>(error) {
+        case .urlLoadError(let error): URLError(error.code)
+        case .internetConnectionOffline: URLError(.notConnectedToInternet)
+        case .cancelled: CancellationError()
+        default: error
+        }
     }
 
     mutating func queued(at now: UInt64) -> Kind? {
@@ -110,41 +134,62 @@ struct MetricsRecording {
             attempt.statusCode = status
             attempt.waitingForHead = waited
         }
-        metrics.appendAttempt(RequestMetrics.Attempt(reason: .redirect, start: since(start, now)))
+        metrics.appendAttempt(reason: .redirect, start: since(start, now))
         sentAt = now
+        headRecorded = false
         return .redirectFollowed(status: status, droppedCredentials: droppedCredentials)
     }
 
+    /// The open attempt's response head, with `status`, at `now`: the first report of it counts
+    /// (a transport that sees the head before the body reports it as it arrives, and the
+    /// pipeline's report after the exchange then changes nothing). `withBody`: the body came in
+    /// the same report, so the two cannot be timed apart.
     /// Inlined into the recorder's report, so that the event it returns, dropped when nobody
     /// listens, is not destroyed through a generic witness.
     @inline(__always)
-    mutating func headReceived(status: Int, at now: UInt64) -> Kind? {
-        guard !isFinished, metrics.attemptCount > 0 else { return nil }
+    mutating func headReceived(status: Int, at now: UInt64, withBody: Bool = false) -> Kind? {
+        guard !isFinished, metrics.attemptCount > 0, !headRecorded else { return nil }
         let waited = since(sentAt, now)
         metrics.updateLastAttempt { attempt in
             attempt.statusCode = status
             attempt.waitingForHead = waited
         }
+        headRecorded = true
+        headApart = !withBody
         headAt = now
         bodyAt = now
         return .headReceived(status: status)
     }
 
-    /// The body ended after `bytes` were read (and any the transport spooled to a file).
+    /// The body ended after `bytes` were read (and any the transport spooled to a file). Its time
+    /// is counted from the head when the head was recorded apart; otherwise it is inside
+    /// `waitingForHead`, and `receivingBody` comes from the system's measurement if it has one
+    /// (Apple platforms) or stays `nil`.
     /// Inlined into the recorder's report, so that the event it returns, dropped when nobody
     /// listens, is not destroyed through a generic witness.
     @inline(__always)
     mutating func bodyFinished(bytes: Int, at now: UInt64) -> Kind? {
         guard !isFinished, metrics.attemptCount > 0 else { return nil }
-        let receiving = since(headAt, now)
+        let receiving: TimeInterval? = headApart ? since(headAt, now) : nil
         let bytes = bytes + spooledBytes
         spooledBytes = 0
         metrics.updateLastAttempt { attempt in
             attempt.bytesReceived = bytes
             attempt.receivingBody = receiving
+            if receiving == nil, attempt.connection != nil { Self.splitBody(of: &attempt) }
         }
         bodyAt = now
         return .bodyFinished(bytes: bytes)
+    }
+
+    /// Splits an attempt whose head and body came together with the body's time the system
+    /// measured (``RequestMetrics/ConnectionMetrics/receivingBody``), once both are known.
+    private static func splitBody(of attempt: inout RequestMetrics.Attempt) {
+        guard attempt.receivingBody == nil, attempt.bytesReceived != nil, let total = attempt.waitingForHead,
+            let body = attempt.connection?.receivingBody, body >= 0, body <= total
+        else { return }
+        attempt.receivingBody = body
+        attempt.waitingForHead = total - body
     }
 
     /// The transport wrote `bytes` of the body to a file for a download (Linux): counted when the
@@ -152,6 +197,12 @@ struct MetricsRecording {
     mutating func bodySpooled(bytes: Int) {
         guard !isFinished else { return }
         spooledBytes += bytes
+    }
+
+    /// The request's trace id, as ``TraceContextMiddleware`` sent it.
+    mutating func traced(_ traceID: String) {
+        guard !isFinished else { return }
+        metrics.traceID = traceID
     }
 
     mutating func retryScheduled(reason: String, delay: TimeInterval) -> Kind? {
@@ -164,7 +215,10 @@ struct MetricsRecording {
     mutating func connections(_ connections: [RequestMetrics.ConnectionMetrics]) {
         guard !isFinished else { return }
         for (offset, connection) in connections.enumerated() {
-            metrics.updateAttempt(at: taskFirstAttempt + offset) { $0.connection = connection }
+            metrics.updateAttempt(at: taskFirstAttempt + offset) { attempt in
+                attempt.connection = connection
+                Self.splitBody(of: &attempt)
+            }
         }
     }
 
@@ -179,6 +233,15 @@ struct MetricsRecording {
             bodyAt = now
         case .revalidated, .miss, .bypass:
             break
+        }
+    }
+
+    /// The request is ending with `error`: when its last attempt got a head and its body was
+    /// still being read (a connection lost mid-body), that is the attempt's error.
+    mutating func endingWith(_ error: any Error) {
+        guard !isFinished, metrics.attemptCount > 0, headRecorded else { return }
+        metrics.updateLastAttempt { attempt in
+            if attempt.error == nil, attempt.bytesReceived == nil { attempt.error = Self.withoutURL(error) }
         }
     }
 

@@ -28,7 +28,8 @@ import Foundation
                 domainLookup: span(transaction.domainLookupStartDate, transaction.domainLookupEndDate),
                 connect: span(transaction.connectStartDate, transaction.connectEndDate),
                 secureConnection: span(transaction.secureConnectionStartDate, transaction.secureConnectionEndDate),
-                networkProtocol: transaction.networkProtocolName
+                networkProtocol: transaction.networkProtocolName,
+                receivingBody: span(transaction.responseStartDate, transaction.responseEndDate)
             )
         }
     }

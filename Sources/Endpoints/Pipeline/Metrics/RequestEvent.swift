@@ -49,6 +49,10 @@ public struct RequestEvent: Sendable, CustomStringConvertible {
         indirect case cancelled(RequestMetrics)
         /// The request ended, answered or failed: its last event.
         indirect case finished(RequestMetrics)
+        /// The listener fell behind: `count` events (of any requests) that came after the previous
+        /// one were dropped, because 10,000 events were already waiting for it.
+        /// Not an event of a request: its ``RequestEvent/requestID`` is 0, its endpoint name empty.
+        case dropped(count: Int)
     }
 
     /// Identifies the request among those of the process: every event of one request has the same.
@@ -59,6 +63,14 @@ public struct RequestEvent: Sendable, CustomStringConvertible {
     public let time: TimeInterval
     /// What happened.
     public let kind: Kind
+    /// The request's W3C trace id, from the moment ``TraceContextMiddleware`` set it (the
+    /// `attemptSent` of its first send on); `nil` before, and for a request without one. The
+    /// same as its metrics' ``RequestMetrics/traceID``.
+    ///
+    /// ```swift
+    /// if case .retryScheduled = event.kind, let trace = event.traceID { print("retrying trace \(trace)") }
+    /// ```
+    public let traceID: String?
 
     /// The event on one line: request, endpoint, time and what happened.
     public var description: String {
@@ -80,7 +92,9 @@ public struct RequestEvent: Sendable, CustomStringConvertible {
             case .failed(let stage): "failed at \(stage)"
             case .cancelled: "cancelled"
             case .finished: "finished"
+            case .dropped(let count): "\(count) event\(count == 1 ? "" : "s") dropped: the listener fell behind"
             }
+        if case .dropped = kind { return what }
         return "#\(requestID) \(endpointName) +\(Self.ms(time)) \(what)"
     }
 
@@ -103,7 +117,10 @@ public struct RequestEvent: Sendable, CustomStringConvertible {
 ///
 /// Events are handed over on a thread of the client's own, off the request's path, in order for
 /// each request: a listener that takes its time (or blocks) delays later events, never a request.
-/// Without a listener no event is made at all; the metrics are still measured.
+/// At most 10,000 events wait for it (a few megabytes at most); the
+/// events that come while that many wait are dropped, and the listener is told how many with a
+/// ``RequestEvent/Kind/dropped(count:)`` event once it catches up. Without a listener no event is
+/// made at all; the metrics are still measured.
 public protocol RequestEventListener: Sendable {
     /// Called for each event, one at a time, in order.
     func receive(_ event: RequestEvent)

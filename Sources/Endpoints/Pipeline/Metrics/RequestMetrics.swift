@@ -20,6 +20,9 @@ import Foundation
 /// request's start. What each platform fills is listed in <doc:MetricsAndEvents>: the library's
 /// own measurements everywhere, ``Attempt/connection`` only on Apple platforms, where
 /// `URLSessionTaskMetrics` is delivered (Linux's URLSession never delivers it).
+///
+/// A mocked call (`withMock`, `EndpointMocks`) is measured too: its ``endpointName`` and
+/// ``duration`` (how long the mock took), with no attempt, since nothing was sent.
 public struct RequestMetrics: Sendable, CustomStringConvertible {
     /// One send of the request to the server.
     public struct Attempt: Sendable {
@@ -44,10 +47,16 @@ public struct RequestMetrics: Sendable, CustomStringConvertible {
         /// How long the attempt waited for one of the host's connection slots (``URLSessionTransport``'s
         /// per-host limit); 0 when it went out at once.
         public internal(set) var queued: TimeInterval = 0
-        /// From sending to the response head. For a buffered request on Linux the head and the
-        /// body arrive together, so this includes the body.
+        /// From sending to the response head: the time to first byte, when the transport reports
+        /// the head as it arrives (streams, uploads and downloads everywhere; through
+        /// `URLSession`, a buffered request only when its body is timed apart, see
+        /// ``receivingBody``). Otherwise, from sending to the end of the body.
         public internal(set) var waitingForHead: TimeInterval?
-        /// From the response head to the body's last byte, when the library saw them apart.
+        /// From the response head to the body's last byte, when the library saw them apart; `nil`
+        /// when the head and the body were handed over together, and ``waitingForHead`` then
+        /// includes the body. A buffered request through `URLSession` on Linux gets `nil`
+        /// (corelibs tells a completion handler's task of the head only with the body), as on Apple
+        /// platforms when `URLSessionTaskMetrics` comes too late to split them.
         public internal(set) var receivingBody: TimeInterval?
         /// The request body's size in bytes: its data, or the file an upload sent (0 for none).
         public internal(set) var bytesSent: Int = 0
@@ -55,6 +64,17 @@ public struct RequestMetrics: Sendable, CustomStringConvertible {
         public internal(set) var bytesReceived: Int?
         /// The response status; `nil` when no response came (a transport failure).
         public internal(set) var statusCode: Int?
+        /// Why the attempt failed, when it did: the error the transport threw before the response
+        /// came (then ``statusCode`` is `nil`) or while its body was read (a connection lost
+        /// mid-body; then it has a status). `nil` for an attempt answered in full, whatever its
+        /// status. A `URLError` keeps only its code (its user info, which names the URL, is left
+        /// out, so metrics hold no URL); a cancellation is `CancellationError`; another error, a
+        /// custom transport's, is kept as it was thrown.
+        ///
+        /// ```swift
+        /// let timeouts = metrics.attempts.filter { ($0.error as? URLError)?.code == .timedOut }.count
+        /// ```
+        public internal(set) var error: (any Error)?
         /// What the system measured about the connection: on Apple platforms only.
         public internal(set) var connection: ConnectionMetrics?
     }
@@ -71,6 +91,10 @@ public struct RequestMetrics: Sendable, CustomStringConvertible {
         public let secureConnection: TimeInterval?
         /// The protocol spoken, such as `h2` or `http/1.1`.
         public let networkProtocol: String?
+        /// From the response's first byte to its last, as the system measured it: what splits a
+        /// buffered request's time into ``Attempt/waitingForHead`` and ``Attempt/receivingBody``
+        /// on Apple platforms.
+        var receivingBody: TimeInterval? = nil
     }
 
     /// Metrics with nothing measured yet, of the endpoint named `endpointName`.
@@ -100,6 +124,15 @@ public struct RequestMetrics: Sendable, CustomStringConvertible {
     public internal(set) var duration: TimeInterval = 0
     /// The endpoint's name, e.g. `ProfileEndpoint`.
     public internal(set) var endpointName: String = ""
+    /// The request's W3C trace id (32 hex digits), when ``TraceContextMiddleware`` sent one (or
+    /// the request carried a `traceparent` of its own); `nil` otherwise. The events after it was
+    /// set carry it too (``RequestEvent/traceID``), so a slow request can be found in the
+    /// backend's traces.
+    ///
+    /// ```swift
+    /// if metrics.duration > 1, let trace = metrics.traceID { print("slow: trace \(trace)") }
+    /// ```
+    public internal(set) var traceID: String?
     /// What an ``HTTPCache`` did for the response: `.hit` (with no attempt at all), `.revalidated`,
     /// `.miss` and so on; `nil` when no cache handled it. The same as the response's
     /// `HTTPURLResponse.cacheOutcome`.
@@ -108,8 +141,23 @@ public struct RequestMetrics: Sendable, CustomStringConvertible {
     /// How many sends there were.
     package private(set) var attemptCount = 0
 
-    mutating func appendAttempt(_ attempt: Attempt) {
-        if attemptCount == 0 { firstAttempt = attempt } else { laterAttempts.append(attempt) }
+    /// Adds an attempt begun `start` seconds into the request. The first is set in place (its
+    /// fields are still the defaults): an attempt is copied only for the sends after the first.
+    @inline(__always)
+    mutating func appendAttempt(
+        reason: Attempt.Reason, start: TimeInterval, bytesSent: Int = 0, retryDelay: TimeInterval? = nil
+    ) {
+        if attemptCount == 0 {
+            firstAttempt.reason = reason
+            firstAttempt.start = start
+            firstAttempt.bytesSent = bytesSent
+            firstAttempt.retryDelay = retryDelay
+        } else {
+            var attempt = Attempt(reason: reason, start: start)
+            attempt.bytesSent = bytesSent
+            attempt.retryDelay = retryDelay
+            laterAttempts.append(attempt)
+        }
         attemptCount += 1
     }
 
@@ -133,6 +181,7 @@ public struct RequestMetrics: Sendable, CustomStringConvertible {
         var lines = [
             "\(endpointName) \(Self.ms(duration)), \(attempts.count) attempt\(attempts.count == 1 ? "" : "s")"
         ]
+        if let traceID { lines.append("  trace \(traceID)") }
         if authentication > 0 { lines.append("  authentication \(Self.ms(authentication))") }
         if let cache { lines.append("  cache: \(cache.rawValue)") }
         for (index, attempt) in attempts.enumerated() {
@@ -144,6 +193,7 @@ public struct RequestMetrics: Sendable, CustomStringConvertible {
             if let body = attempt.receivingBody { line += "  body \(Self.ms(body))" }
             line += "  \(attempt.bytesSent) B sent"
             if let received = attempt.bytesReceived { line += ", \(received) B received" }
+            if let error = attempt.error { line += "  failed: \(Self.summary(error))" }
             if let connection = attempt.connection {
                 line += connection.reusedConnection ? "  reused connection" : "  new connection"
             }
@@ -156,5 +206,15 @@ public struct RequestMetrics: Sendable, CustomStringConvertible {
 
     private static func ms(_ seconds: TimeInterval) -> String {
         String(format: "%.1f ms", seconds * 1000)
+    }
+
+    /// An attempt's error in a few words that hold no URL: `URLError -1001`, `cancelled`, or the
+    /// error's type.
+    private static func summary(_ error: any Error) -> String {
+        switch error {
+        case let error as URLError: "URLError \(error.code.rawValue)"
+        case is CancellationError: "cancelled"
+        default: "\(type(of: error))"
+        }
     }
 }

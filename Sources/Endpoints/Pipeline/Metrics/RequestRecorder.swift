@@ -29,7 +29,9 @@ package struct RequestRecorder: Sendable {
 
         /// The event `kind` of this request at `now`.
         func event(_ kind: RequestEvent.Kind, at now: UInt64) -> RequestEvent {
-            RequestEvent(requestID: id, endpointName: recording.metrics.endpointName, time: time(at: now), kind: kind)
+            RequestEvent(
+                requestID: id, endpointName: recording.metrics.endpointName, time: time(at: now), kind: kind,
+                traceID: trace)
         }
     }
 
@@ -75,13 +77,16 @@ package struct RequestRecorder: Sendable {
     /// The request's id in its events; 0 when nobody listens.
     var id: UInt64 { state.withLock { $0.id } }
 
-    /// The request's trace id: the same for every attempt (see ``TraceContextMiddleware``).
-    var traceID: String {
+    /// The request's trace id, the same for every attempt (see ``TraceContextMiddleware``): the
+    /// one it has, else `parent` (a trace the request joins), else a new one. It goes into the
+    /// metrics and the events that follow.
+    func traceID(joining parent: String?) -> String {
         state.withLock { state in
             if let trace = state.trace { return trace }
-            let made = TraceContext.newTraceID()
-            state.trace = made
-            return made
+            let trace = parent ?? TraceContext.newTraceID()
+            state.trace = trace
+            state.recording.traced(trace)
+            return trace
         }
     }
 
@@ -103,11 +108,14 @@ package struct RequestRecorder: Sendable {
     // MARK: Reports
 
     /// The request was built: an event only, made when someone listens (its URL is redacted on
-    /// the delivery queue, off the request's path).
-    func started(_ request: URLRequest) {
+    /// the delivery queue, off the request's path). `atStart`: dated at the request's start
+    /// rather than now (a mocked call reports it once its mock answered).
+    func started(_ request: URLRequest, atStart: Bool = false) {
         guard let delivery else { return }
         let now = Self.now()
-        let (id, name, time) = state.withLock { ($0.id, $0.recording.metrics.endpointName, $0.time(at: now)) }
+        let (id, name, time) = state.withLock {
+            ($0.id, $0.recording.metrics.endpointName, atStart ? 0 : $0.time(at: now))
+        }
         let method = request.httpMethod ?? "GET"
         delivery.deliver(.started(requestID: id, endpointName: name, time: time, method: method, url: request.url))
     }
@@ -125,6 +133,11 @@ package struct RequestRecorder: Sendable {
         record { state, now in state.attemptSent(at: now, authenticationAttempt: round, bytes: bytes) }
     }
 
+    /// The attempt failed with `error`, thrown by the transport (the pipeline reports it).
+    func attemptFailed(_ error: any Error) {
+        state.withLock { $0.recording.attemptFailed(error) }
+    }
+
     func queued() { record { state, now in state.queued(at: now) } }
     func admitted() { record { state, now in state.admitted(at: now) } }
 
@@ -132,19 +145,31 @@ package struct RequestRecorder: Sendable {
         record { state, now in state.redirected(status: status, droppedCredentials: droppedCredentials, at: now) }
     }
 
-    /// The head came back; `bufferedBytes` when the body came with it (one clock read and one
-    /// lock for both).
+    /// For a transport: the response head (its final one, after any redirect hops, each of which
+    /// is reported with ``redirected(status:droppedCredentials:)``) has arrived, before its body.
+    /// A transport that learns of the head as it arrives (a delegate's `didReceive response`,
+    /// libcurl's header callback) calls it then, once an attempt, so that the head's time is the
+    /// time to first byte and the body is timed apart (``RequestMetrics/Attempt/receivingBody``);
+    /// one that does not need not: the pipeline reports the head when the transport returns it.
+    package func headArrived(status: Int) {
+        record { state, now in state.headReceived(status: status, at: now) }
+    }
+
+    /// The pipeline's report when the transport returned: the head, unless the transport reported
+    /// it already (``headArrived(status:)``); `bufferedBytes` when the body came with it (one
+    /// clock read and one lock for both).
     package func headReceived(status: Int, bufferedBytes: Int?) {
         let now = Self.now()
+        let withBody = bufferedBytes != nil
         guard let delivery else {
             state.withLock { state in
-                _ = state.recording.headReceived(status: status, at: now)
+                _ = state.recording.headReceived(status: status, at: now, withBody: withBody)
                 if let bufferedBytes { _ = state.recording.bodyFinished(bytes: bufferedBytes, at: now) }
             }
             return
         }
         let events = state.withLock { state in
-            let head = state.recording.headReceived(status: status, at: now)
+            let head = state.recording.headReceived(status: status, at: now, withBody: withBody)
             let body = bufferedBytes.flatMap { state.recording.bodyFinished(bytes: $0, at: now) }
             return [head, body].compactMap { $0.map { state.event($0, at: now) } }
         }
@@ -170,9 +195,11 @@ package struct RequestRecorder: Sendable {
         state.withLock { $0.recording.connections(connections) }
     }
 
-    /// Ends the request and returns its metrics; its last events go to the listener.
+    /// Ends the request and returns its metrics; its last events go to the listener. `error`:
+    /// what it failed with, kept as the last attempt's error when its body was being read.
     @discardableResult
-    func finish(_ outcome: MetricsRecording.Outcome) -> RequestMetrics {
+    func finish(_ outcome: MetricsRecording.Outcome, error: (any Error)? = nil) -> RequestMetrics {
+        if let error { state.withLock { $0.recording.endingWith(error) } }
         end(outcome)
         return metrics
     }
@@ -211,8 +238,14 @@ extension RequestRecorder {
     /// `decoding`: whether the failure came while validating or decoding the body.
     @discardableResult
     func finish<ErrorResponse>(failure: EndpointTaskError<ErrorResponse>, decoding: Bool = false) -> RequestMetrics {
-        if case .cancelled = failure { return finish(.cancelled) }
-        return finish(.failed(failure.stage, decoding: decoding))
+        switch failure {
+        case .cancelled: return finish(.cancelled, error: CancellationError())
+        case .urlLoadError(let error): return finish(.failed(.transport, decoding: decoding), error: error)
+        case .internetConnectionOffline:
+            return finish(.failed(.transport, decoding: decoding), error: URLError(.notConnectedToInternet))
+        case .streamError(let error): return finish(.failed(.stream, decoding: decoding), error: error)
+        default: return finish(.failed(failure.stage, decoding: decoding))
+        }
     }
 }
 

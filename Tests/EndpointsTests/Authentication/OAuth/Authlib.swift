@@ -111,10 +111,15 @@ struct AuthlibResource: Endpoint {
     static let definition: Definition<AuthlibResource> = Definition(path: "resource")
 }
 
-/// A clock tests move forward to expire tokens without waiting.
+/// A clock tests move forward to expire tokens without waiting. Frozen at a date, it moves only
+/// when told, so a back-off cannot pass while a slow machine runs the test.
 final class OAuthTestClock: Sendable {
+    private let frozen: Date?
     private let offset = Locked<TimeInterval>(0)
-    var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+
+    init(frozenAt frozen: Date? = nil) { self.frozen = frozen }
+
+    var now: Date { (frozen ?? Date()).addingTimeInterval(offset.withLock { $0 }) }
     func advance(_ seconds: TimeInterval) { offset.withLock { $0 += seconds } }
 }
 

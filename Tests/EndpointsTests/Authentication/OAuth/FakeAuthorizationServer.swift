@@ -77,11 +77,3 @@ final class FakeAuthorizationServer: Sendable {
     static let expired = JWTAuth.TokenPair(
         accessToken: "old-access", refreshToken: "old-refresh", expiresAt: .distantPast)
 }
-
-extension EndpointTaskError {
-    /// The `OAuthError` under `.authenticationError(.refreshFailed(…))`, if that is what this is.
-    var oauthError: OAuthError? {
-        guard case .authenticationError(.refreshFailed(let underlying)) = self else { return nil }
-        return underlying as? OAuthError
-    }
-}

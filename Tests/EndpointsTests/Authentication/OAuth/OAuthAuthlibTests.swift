@@ -70,7 +70,7 @@ struct OAuthAuthlibTests {
             client.provider(method == "client_secret_post" ? .post : .basic),
             .authorizationCode(redirectURI: client.redirectURI, scopes: ["read", "write"]), callbacks: callbacks)
 
-        let url = auth.authorizationURL()
+        let url = try auth.authorizationURL()
         let query = Dictionary(
             uniqueKeysWithValues: (URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? [])
                 .map { ($0.name, $0.value ?? "") })
@@ -100,7 +100,7 @@ struct OAuthAuthlibTests {
     @Test func pkceWithAWrongVerifierIsRefused() async throws {
         let client = try await Authlib.register("none", grants: ["authorization_code"])
         let auth = OAuth.testing(client.provider(), .authorizationCode(redirectURI: client.redirectURI))
-        let callback = try await Authlib.browse(auth.authorizationURL())
+        let callback = try await Authlib.browse(try auth.authorizationURL())
         let code = try #require(
             URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "code" }?.value
         )
@@ -124,7 +124,7 @@ struct OAuthAuthlibTests {
         let auth = OAuth.testing(
             client.provider(), .authorizationCode(redirectURI: client.redirectURI, scopes: ["read"]), clock: clock,
             callbacks: callbacks)
-        try await auth.completeAuthorization(callbackURL: try await Authlib.browse(auth.authorizationURL()))
+        try await auth.completeAuthorization(callbackURL: try await Authlib.browse(try auth.authorizationURL()))
         let first = try #require(auth.tokens)
 
         clock.advance(3600)
@@ -155,11 +155,36 @@ struct OAuthAuthlibTests {
         #expect(staleCallbacks.failures.withLock { $0 }.first?.contains("invalid_grant") == true)
     }
 
+    /// A `static let`-style method whose session Authlib ended (a rotated-out refresh token) signs
+    /// in again with tokens from another sign-in, handed over with `setTokens`.
+    @Test func setTokensSignsInAgainAfterInvalidGrant() async throws {
+        let client = try await Authlib.register("client_secret_basic", grants: ["authorization_code", "refresh_token"])
+        let login = OAuth.testing(
+            client.provider(), .authorizationCode(redirectURI: client.redirectURI, scopes: ["read"]))
+        try await login.completeAuthorization(callbackURL: try await Authlib.browse(try login.authorizationURL()))
+        let first = try #require(login.tokens)
+        let callbacks = OAuthCallbacks()
+        let auth = OAuth.testing(client.provider(), .refreshToken(first.refreshToken), callbacks: callbacks)
+        #expect(try await resource(auth).user == "alice")  // rotates the refresh token: `first`'s is revoked
+
+        let stale = OAuth.testing(client.provider(), .refreshToken(first.refreshToken), callbacks: callbacks)
+        await #expect(throws: AuthlibResource.TaskError.self) { try await resource(stale) }
+        await callbacks.nextFailure()
+        #expect(stale.tokens == nil)
+
+        // Signed in again without a new instance: the saved tokens of the live session.
+        let saved = try #require(auth.tokens)
+        let before = try await Authlib.tokenRequests(client)
+        await stale.setTokens(saved)
+        #expect(try await resource(stale).user == "alice")
+        #expect(try await Authlib.tokenRequests(client) == before, "the tokens handed over are used as they are")
+    }
+
     @Test func aRefreshTokenGrantStartsFromASavedRefreshToken() async throws {
         let client = try await Authlib.register("client_secret_basic", grants: ["authorization_code", "refresh_token"])
         let login = OAuth.testing(
             client.provider(), .authorizationCode(redirectURI: client.redirectURI, scopes: ["read"]))
-        try await login.completeAuthorization(callbackURL: try await Authlib.browse(login.authorizationURL()))
+        try await login.completeAuthorization(callbackURL: try await Authlib.browse(try login.authorizationURL()))
         let saved = try #require(login.tokens?.refreshToken)
 
         let callbacks = OAuthCallbacks()
@@ -171,9 +196,10 @@ struct OAuthAuthlibTests {
 
     @Test func deviceFlowHonoursIntervalAndSlowDown() async throws {
         let client = try await Authlib.register("none", grants: [Authlib.deviceGrant, "refresh_token"])
+        let clock = OAuthTestClock(frozenAt: Date(timeIntervalSince1970: 1_800_000_000))
         let shown = Locked<String?>(nil)
         let waits = Locked<[TimeInterval]>([])
-        let auth = OAuth.testing(client.provider(), .deviceCode(scopes: ["read"])) { seconds in
+        let auth = OAuth.testing(client.provider(), .deviceCode(scopes: ["read"]), clock: clock) { seconds in
             // The user approves during the third wait: poll 1 is pending, poll 2 (sooner than
             // Authlib's 30 s interval) is slow_down, poll 3 gets the tokens.
             let count = waits.withLock { waits in
@@ -182,9 +208,16 @@ struct OAuthAuthlibTests {
             }
             if count == 3, let code = shown.withLock({ $0 }) { try await Authlib.decide(userCode: code) }
         }
-        try await auth.authorizeDevice { userCode, verificationURI in
-            shown.withLock { $0 = userCode }
-            #expect(verificationURI.path == "/device")
+        try await auth.authorizeDevice { device in
+            shown.withLock { $0 = device.userCode }
+            #expect(device.verificationURI.path == "/device")
+            // What a QR code shows: the URI with the code in it; and the code's lifetime (1800 s).
+            let complete = device.verificationURIComplete.flatMap {
+                URLComponents(url: $0, resolvingAgainstBaseURL: false)
+            }
+            #expect(complete?.path == "/device")
+            #expect(complete?.queryItems == [URLQueryItem(name: "user_code", value: device.userCode)])
+            #expect(device.expiresAt == clock.now.addingTimeInterval(1800))
         }
         #expect(waits.withLock { $0 } == [30, 30, 35])
         #expect(try await resource(auth).user == "alice")
@@ -200,7 +233,7 @@ struct OAuthAuthlibTests {
             }
         }
         await #expect(throws: expire ? OAuthError.expired : .accessDenied) {
-            try await auth.authorizeDevice { userCode, _ in shown.withLock { $0 = userCode } }
+            try await auth.authorizeDevice { device in shown.withLock { $0 = device.userCode } }
         }
         #expect(auth.tokens == nil)
     }
@@ -208,7 +241,7 @@ struct OAuthAuthlibTests {
     @Test func logOutRevokesBothTokens() async throws {
         let client = try await Authlib.register("client_secret_basic", grants: ["authorization_code", "refresh_token"])
         let auth = OAuth.testing(client.provider(), .authorizationCode(redirectURI: client.redirectURI))
-        try await auth.completeAuthorization(callbackURL: try await Authlib.browse(auth.authorizationURL()))
+        try await auth.completeAuthorization(callbackURL: try await Authlib.browse(try auth.authorizationURL()))
         let tokens = try #require(auth.tokens)
         #expect(try await Authlib.resourceStatus(with: tokens.accessToken) == 200)
 

@@ -21,7 +21,7 @@ import Testing
         (#""access_token": "a""#, "no token_type"),
         (#""access_token": "a", "token_type": "Bearer", "expires_in": -1"#, "expires_in is negative"),
         (#""access_token": "a", "token_type": "Bearer", "expires_in": 1.5"#, "not a whole number"),
-        (#""access_token": "a", "token_type": "Bearer", "expires_in": "3600""#, "is a string"),
+        (#""access_token": "a", "token_type": "Bearer", "expires_in": "an hour""#, "a string that is not a whole"),
         (#""access_token": "a", "token_type": "Bearer", "expires_in": 1e20"#, "not a whole number"),
         (#""access_token": "a", "token_type": "Bearer", "expires_in": 1e400"#, "expires_in is not a number"),
         (#""access_token": "a", "token_type": "Bearer", "expires_in": 99999999999"#, "larger than 2147483647"),
@@ -74,7 +74,8 @@ import Testing
     }
 
     /// A 503, `temporarily_unavailable` and a cut connection during refresh keep the tokens, and
-    /// do not log the user out; the next request refreshes with the same refresh token.
+    /// do not log the user out; the first request after the back-off (1 s) refreshes with the
+    /// same refresh token.
     @Test(arguments: ["503", "temporarily_unavailable", "cut"])
     func aTransientFailureKeepsTheTokens(fault: String) async throws {
         let server = try FakeAuthorizationServer(
@@ -84,10 +85,11 @@ import Testing
         defer { server.stop() }
         let callbacks = OAuthCallbacks()
         let expired = FakeAuthorizationServer.expired
+        let clock = OAuthTestClock(frozenAt: Date(timeIntervalSince1970: 1_800_000_000))
         // `/close-mid-body` declares 1000 bytes, sends 10 and closes the connection.
         let failing = OAuth.testing(
             server.provider(tokenPath: fault == "cut" ? "/close-mid-body" : "/token"), .refreshToken("unused"),
-            initialTokens: expired, callbacks: callbacks)
+            initialTokens: expired, clock: clock, callbacks: callbacks)
         do throws(EndpointTaskError<EmptyCodable>) {
             try await server.api(failing)
             Issue.record("the request succeeded")
@@ -103,6 +105,7 @@ import Testing
 
         if fault != "cut" {
             server.answer(FakeAuthorizationServer.good)
+            clock.advance(OAuthBackOff.schedule.ceiling(forRetry: 1))
             try await server.api(failing)
             #expect(server.form(1)["refresh_token"] == "old-refresh")
             #expect(failing.tokens?.accessToken == "fresh-access")
@@ -297,8 +300,8 @@ import Testing
         URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value ?? ""
     }
 
-    @Test func theAuthorizationURLCarriesEverythingButTheVerifier() {
-        let url = auth().authorizationURL().absoluteString
+    @Test func theAuthorizationURLCarriesEverythingButTheVerifier() throws {
+        let url = try auth().authorizationURL().absoluteString
         #expect(url.hasPrefix("https://auth.example.com/authorize?tenant=a&response_type=code&client_id=app%20id"))
         #expect(url.contains("&redirect_uri=myapp%3A%2F%2Fcb&scope=openid%20profile&state="))
         #expect(url.contains("&code_challenge_method=S256"))
@@ -306,7 +309,7 @@ import Testing
 
     @Test func callbacksThatAnswerNoAuthorizationOfOursAreRefused() async throws {
         let auth = auth()
-        let state = state(of: auth.authorizationURL())
+        let state = state(of: try auth.authorizationURL())
         await #expect(
             throws: OAuthError.invalidCallback(reason: "its state does not match an authorization this method started")
         ) {
@@ -316,7 +319,7 @@ import Testing
             try await auth.completeAuthorization(
                 callbackURL: URL(string: "myapp://cb?error=access_denied&state=\(state)")!)
         }
-        let next = self.state(of: auth.authorizationURL())
+        let next = self.state(of: try auth.authorizationURL())
         await #expect(throws: OAuthError.invalidCallback(reason: "it has no code")) {
             try await auth.completeAuthorization(callbackURL: URL(string: "myapp://cb?state=\(next)")!)
         }
