@@ -23,12 +23,22 @@ import Foundation
                 guard let start, let end else { return nil }
                 return end.timeIntervalSince(start)
             }
+            let address = transaction.remoteAddress.map { address in
+                let host = address.contains(":") ? "[\(address)]" : address
+                return transaction.remotePort.map { "\(host):\($0)" } ?? host
+            }
             self.init(
                 reusedConnection: transaction.isReusedConnection,
                 domainLookup: span(transaction.domainLookupStartDate, transaction.domainLookupEndDate),
                 connect: span(transaction.connectStartDate, transaction.connectEndDate),
                 secureConnection: span(transaction.secureConnectionStartDate, transaction.secureConnectionEndDate),
                 networkProtocol: transaction.networkProtocolName,
+                firstByte: span(transaction.fetchStartDate, transaction.responseStartDate),
+                total: span(transaction.fetchStartDate, transaction.responseEndDate),
+                bytesSent: transaction.countOfRequestHeaderBytesSent + transaction.countOfRequestBodyBytesSent,
+                bytesReceived: transaction.countOfResponseHeaderBytesReceived
+                    + transaction.countOfResponseBodyBytesReceived,
+                remoteAddress: address,
                 receivingBody: span(transaction.responseStartDate, transaction.responseEndDate)
             )
         }

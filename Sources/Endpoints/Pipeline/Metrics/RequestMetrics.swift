@@ -91,6 +91,17 @@ public struct RequestMetrics: Sendable, CustomStringConvertible {
         public let secureConnection: TimeInterval?
         /// The protocol spoken, such as `h2` or `http/1.1`.
         public let networkProtocol: String?
+        /// From the start of the attempt to the response's first byte, as the system measured it.
+        public var firstByte: TimeInterval? = nil
+        /// From the start of the attempt to the response's last byte.
+        public var total: TimeInterval? = nil
+        /// The bytes sent: the request's head and body.
+        public var bytesSent: Int64? = nil
+        /// The bytes received: the response's head and body as they came over the connection
+        /// (compressed, when they were).
+        public var bytesReceived: Int64? = nil
+        /// The server's address and port, such as `127.0.0.1:8080` or `[::1]:443`.
+        public var remoteAddress: String? = nil
         /// From the response's first byte to its last, as the system measured it: what splits a
         /// buffered request's time into ``Attempt/waitingForHead`` and ``Attempt/receivingBody``
         /// on Apple platforms.

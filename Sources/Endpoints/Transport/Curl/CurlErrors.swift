@@ -120,12 +120,35 @@
                 case Int(EP_CURL_HTTP_VERSION_3): "h3"
                 default: nil
                 }
+            func count(_ info: Int32) -> Int64 {
+                var value: Int64 = 0
+                _ = ep_easy_getinfo_off(handle.easy, info, &value)
+                return value
+            }
+            func size(_ info: Int32) -> Int64 {
+                var value = 0
+                _ = ep_easy_getinfo_long(handle.easy, info, &value)
+                return Int64(value)
+            }
+            var ip: UnsafePointer<CChar>?
+            _ = ep_easy_getinfo_string(handle.easy, Int32(EP_CURLINFO_PRIMARY_IP), &ip)
+            var port = 0
+            _ = ep_easy_getinfo_long(handle.easy, Int32(EP_CURLINFO_PRIMARY_PORT), &port)
+            let address = ip.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }.map { ip in
+                (ip.contains(":") ? "[\(ip)]" : ip) + (port > 0 ? ":\(port)" : "")
+            }
+            let firstByte = time(Int32(EP_CURLINFO_STARTTRANSFER_TIME_T))
             return RequestMetrics.ConnectionMetrics(
                 reusedConnection: reused,
                 domainLookup: reused ? nil : lookup,
                 connect: reused ? nil : max(0, connected - lookup),
                 secureConnection: reused || secured == 0 ? nil : max(0, secured - connected),
-                networkProtocol: networkProtocol
+                networkProtocol: networkProtocol,
+                firstByte: firstByte == 0 ? nil : firstByte,
+                total: time(Int32(EP_CURLINFO_TOTAL_TIME_T)),
+                bytesSent: size(Int32(EP_CURLINFO_REQUEST_SIZE)),
+                bytesReceived: size(Int32(EP_CURLINFO_HEADER_SIZE)) + count(Int32(EP_CURLINFO_SIZE_DOWNLOAD_T)),
+                remoteAddress: address
             )
         }
     }

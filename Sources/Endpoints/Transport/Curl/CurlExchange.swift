@@ -73,19 +73,25 @@
         var undecoded = Data()
         /// The transfer ended while ``undecoded`` still held bytes: the body ends once they are decoded.
         var endsAfterDecoding = false
-        /// Whether to measure the connection (a recorder listens).
-        let measures: Bool
+        /// Measures the request: told of the head as it arrives, and of what libcurl measured of
+        /// this hop and the hops before it (``earlierConnections``) when the transfer ends.
+        let recorder: RequestRecorder?
+        /// What libcurl measured of the redirect hops before this exchange.
+        var earlierConnections: [RequestMetrics.ConnectionMetrics] = []
+        /// What libcurl measured of this exchange, once it ended (read by the transport after a
+        /// redirect's answer, which is delivered after it is set).
+        private(set) var connection: RequestMetrics.ConnectionMetrics?
 
         init(
             request: URLRequest, handle: CurlHandle, loop: CurlLoop, mode: Mode, followsRedirects: Bool,
-            measures: Bool
+            recorder: RequestRecorder?
         ) {
             self.handle = handle
             self.loop = loop
             self.mode = mode
             self.url = request.url ?? URL(fileURLWithPath: "/")
             self.followsRedirects = followsRedirects
-            self.measures = measures
+            self.recorder = recorder
             let seconds = request.timeoutInterval
             timeout = seconds > 0 ? UInt64(min(seconds, 1e9) * 1e9) : .max
             body = mode == .streamed ? BodyBuffer(limit: ResponseBody.defaultBufferLimit) : nil
@@ -229,15 +235,14 @@
             } else {
                 outcome = .success(answer(body: ResponseBody(received)))
             }
-            let connection = measures ? CurlErrors.connectionMetrics(of: handle) : nil
+            if let recorder {
+                let measured = CurlErrors.connectionMetrics(of: handle)
+                connection = measured
+                recorder.connections(earlierConnections + [measured])
+            }
             switch delivery.withLock({ $0.finish() }) {
             case .resume(let continuation):
-                continuation.resume(
-                    with: outcome.map { answer in
-                        var answer = answer
-                        answer.connection = connection
-                        return answer
-                    })
+                continuation.resume(with: outcome)
             case .endBody:
                 switch outcome {
                 case .success where !undecoded.isEmpty:
@@ -251,13 +256,14 @@
             }
         }
 
-        /// The final head arrived: a streamed exchange hands it over now, with its body to come.
+        /// The final head arrived: its time is the time to first byte, and a streamed exchange hands
+        /// it over now, with its body to come.
         func headEnded() {
-            guard mode == .streamed, !discardsBody, let body else { return }
+            guard !discardsBody else { return }
+            recorder?.headArrived(status: head.statusCode)
+            guard mode == .streamed, let body else { return }
             guard let continuation = delivery.withLock({ $0.headArrived() }) else { return }
-            var answer = answer(body: ResponseBody(buffer: body))
-            answer.connection = nil
-            continuation.resume(returning: answer)
+            continuation.resume(returning: answer(body: ResponseBody(buffer: body)))
         }
 
         private func answer(body: ResponseBody) -> CurlAnswer {
@@ -275,8 +281,6 @@
         var body: ResponseBody
         /// Whether this is a redirect's head, to follow.
         var isRedirect: Bool
-        /// What libcurl measured of the connection, when asked (buffered exchanges).
-        var connection: RequestMetrics.ConnectionMetrics?
     }
 
     /// Who waits for an exchange, and whether it ended: the state both the caller's side (a cancel)

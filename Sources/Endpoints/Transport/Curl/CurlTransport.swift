@@ -138,13 +138,14 @@
             let policy = RedirectPolicy(original: request, credentialHeaders: context.credentialHeaders)
             var current = request
             var hops = 0
+            // What libcurl measured of each hop; the exchange that ends the request reports them all.
             var connections: [RequestMetrics.ConnectionMetrics] = []
-            defer { if !connections.isEmpty { context.recorder?.connections(connections) } }
             while true {
                 let exchange = try CurlExchange.make(
                     current, context: context, mode: mode, loop: engine.loop, settings: engine.settings)
+                exchange.earlierConnections = connections
                 let answer = try await exchange.run()
-                if let connection = answer.connection { connections.append(connection) }
+                if answer.isRedirect, let connection = exchange.connection { connections.append(connection) }
                 guard let response = answer.head.response(url: answer.url) else {
                     throw URLError(.badServerResponse, userInfo: [NSURLErrorFailingURLErrorKey: answer.url])
                 }
