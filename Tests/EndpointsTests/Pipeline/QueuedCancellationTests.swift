@@ -230,3 +230,61 @@ extension Result where Failure == EndpointTaskError<APIError> {
         if case .failure(let error) = self { error.isCancelled } else { false }
     }
 }
+
+extension QueuedCancellationTests {
+    /// Issue 37: after a history of fast answers and slow requests that timed out, a hundred
+    /// queued requests are cancelled as in `aHundredQueuedRequestsCancelledAreNeverSent`. The host
+    /// answered fast every time it answered, so it keeps four slots, all held: none of the hundred
+    /// may go out. The limiter learnt its speed from the slow requests too, though they got no
+    /// answer (their time measures the timeout, not the host): it judged the host slow and handed
+    /// eight of the hundred to URLSession before the cancel, two of which reached the server at once.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Duration, ContinuousClock
+    @Test(arguments: 0..<2)
+    func afterSlowRequestsThatGotNoAnswerQueuedRequestsStillWait(round: Int) async throws {
+        try await withHeldHost(maximumPerHost: 12) { server, gate, session in
+            let slow = Gate()
+            defer { slow.open() }
+            server.route("/slow") { _ in
+                await slow.pass()
+                return .text("late")
+            }
+            // Answers, until one came within 10 ms by this test's clock (the limiter times a
+            // part of the call, so it saw no more): however loaded the machine, the host answers
+            // fast. Then slow requests, which time out after 30 ms, four at a time.
+            var answers = 0
+            var fastest = Duration.seconds(60)
+            while answers < HostLimiterWarmUp.answers || fastest >= .milliseconds(10) {
+                try #require(answers < 1000, "no answer came within 10 ms")
+                let start = ContinuousClock.now
+                _ = try await send(EchoEndpoint("echo"), to: server, session: session).get()
+                fastest = min(fastest, ContinuousClock.now - start)
+                answers += 1
+            }
+            for _ in 0..<20 {
+                await withTaskGroup(of: Void.self) { group in
+                    for _ in 0..<4 {
+                        group.addTask {
+                            let timeout = TimeoutMiddleware(seconds: 0.03)
+                            _ = await send(EchoEndpoint("slow"), to: server, session: session, middleware: [timeout])
+                        }
+                    }
+                }
+            }
+            let before = server.requestCount
+            let held = (0..<4).map { _ in
+                Task { await send(EchoEndpoint("hold"), to: server, session: session) }
+            }
+            try await waitForRequests(before + 4, on: server)
+            let hundred = await Self.queueHundred(on: server, session: session)
+            hundred.cancel()
+            let outcomes = await hundred.value
+            let allCancelled = outcomes.allSatisfy(\.isCancelledFailure)
+            #expect(allCancelled, "\(outcomes.filter { !$0.isCancelledFailure })")
+            gate.open()
+            for task in held { _ = try await task.value.get() }
+            _ = try await send(EchoEndpoint("echo"), to: server, session: session).get()
+            let sentOfTheHundred = server.requests.dropFirst(before + 4).filter { $0.rawPath == "/hold" }.count
+            #expect(sentOfTheHundred == 0, "\(sentOfTheHundred) of the cancelled requests were sent")
+        }
+    }
+}
