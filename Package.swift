@@ -53,7 +53,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndpointsDemoTests",
-            dependencies: ["EndpointsDemo"],
+            dependencies: ["EndpointsDemo", "EndpointsTestServer"],
             swiftSettings: upcoming
         ),
         .testTarget(

@@ -9,7 +9,7 @@ import Testing
 
 /// Requests cancelled while they wait for a per-host slot are never sent and end at once, whatever
 /// the limiter has learned of the host.
-@Suite struct QueuedCancellationTests {
+@Suite(.timingBound) struct QueuedCancellationTests {
     /// Holds every request to `/hold` until opened; counts the requests that reach it.
     private final class Gate: Sendable {
         private let state = TestLocked((open: false, waiting: [CheckedContinuation<Void, Never>]()))
@@ -96,7 +96,7 @@ import Testing
     private static func queueHundred(on server: TestServer, session: URLSession) async -> Hundred {
         let arrived = AsyncStream<Void>.makeStream()
         let arrivals = Arrivals(count: TestLocked(0), all: arrived.continuation, expected: 100)
-        let hundred = Hundred {
+        let hundred = OwnThread.task {
             await withTaskGroup(of: Result<Echo, EndpointTaskError<APIError>>.self) { group in
                 for _ in 0..<100 {
                     group.addTask {
@@ -127,7 +127,7 @@ import Testing
             let before = server.requestCount
             // Four requests the server holds take four slots…
             let held = (0..<4).map { _ in
-                Task { await send(EchoEndpoint("hold"), to: server, session: session) }
+                OwnThread.task { await send(EchoEndpoint("hold"), to: server, session: session) }
             }
             try await waitForRequests(before + 4, on: server)
             // …then a hundred more, each cancelled once all of them reached the queue.
@@ -161,15 +161,20 @@ extension QueuedCancellationTests {
     func cancelsRacingFreedSlotsAllEndCancelled(round: Int) async throws {
         try await withHeldHost(maximumPerHost: 4) { server, gate, session in
             let held = (0..<4).map { _ in
-                Task { await send(EchoEndpoint("hold"), to: server, session: session) }
+                OwnThread.task { await send(EchoEndpoint("hold"), to: server, session: session) }
             }
             try await waitForRequests(4, on: server)
             let hundred = await Self.queueHundred(on: server, session: session)
             let clock = ContinuousClock()
             let cancelledAt = clock.now
-            let freeing = Task.detached { for task in held { task.cancel() } }
+            // From a thread of Dispatch's, truly beside this test's own.
+            let freed = AsyncStream<Void>.makeStream()
+            DispatchQueue.global().async {
+                for task in held { task.cancel() }
+                freed.continuation.finish()
+            }
             hundred.cancel()
-            await freeing.value
+            for await _ in freed.stream {}
             let outcomes = await hundred.value
             let elapsed = clock.now - cancelledAt
             // Waiters admitted before their cancel were sent (and held); the others never were.
@@ -270,11 +275,11 @@ extension QueuedCancellationTests {
                     }
                 }
             }
-            let before = server.requestCount
+            // Counted by path: a slow request that timed out may still reach the server now.
             let held = (0..<4).map { _ in
-                Task { await send(EchoEndpoint("hold"), to: server, session: session) }
+                OwnThread.task { await send(EchoEndpoint("hold"), to: server, session: session) }
             }
-            try await waitForRequests(before + 4, on: server)
+            try await waitForHeld(4, on: server)
             let hundred = await Self.queueHundred(on: server, session: session)
             hundred.cancel()
             let outcomes = await hundred.value
@@ -283,8 +288,17 @@ extension QueuedCancellationTests {
             gate.open()
             for task in held { _ = try await task.value.get() }
             _ = try await send(EchoEndpoint("echo"), to: server, session: session).get()
-            let sentOfTheHundred = server.requests.dropFirst(before + 4).filter { $0.rawPath == "/hold" }.count
+            let sentOfTheHundred = server.requests.filter { $0.rawPath == "/hold" }.count - 4
             #expect(sentOfTheHundred == 0, "\(sentOfTheHundred) of the cancelled requests were sent")
         }
+    }
+
+    /// Waits until `count` requests reached `/hold` on `server`.
+    private func waitForHeld(_ count: Int, on server: TestServer) async throws {
+        let deadline = Date().addingTimeInterval(60 * TestTiming.scale)
+        while server.requests.filter({ $0.rawPath == "/hold" }).count < count, Date() < deadline {
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+        try #require(server.requests.filter { $0.rawPath == "/hold" }.count >= count)
     }
 }
