@@ -91,10 +91,8 @@ package enum OwnThread {
     package static func task<Success: Sendable>(
         _ operation: sending @escaping () async -> Success
     ) -> Task<Success, Never> {
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *), let executor = OwnThreads.current {
-            return Task(executorPreference: executor, operation: operation)
-        }
-        return Task(operation: operation)
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) else { return Task(operation: operation) }
+        return OwnThreads.task(operation)
     }
 
     /// Starts the throwing `operation` as `Task { … }` does, on the thread of the ``run(_:)`` that
@@ -102,10 +100,8 @@ package enum OwnThread {
     package static func task<Success: Sendable>(
         _ operation: sending @escaping () async throws -> Success
     ) -> Task<Success, any Error> {
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *), let executor = OwnThreads.current {
-            return Task(executorPreference: executor, operation: operation)
-        }
-        return Task(operation: operation)
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) else { return Task(operation: operation) }
+        return OwnThreads.task(operation)
     }
 }
 
@@ -116,6 +112,18 @@ private enum OwnThreads {
     @TaskLocal static var current: ThreadBoundExecutor?
 
     private static let idle = Locked([ThreadBoundExecutor]())
+
+    /// `Task { … }` on the running caller's thread, if any.
+    static func task<Success: Sendable>(_ operation: sending @escaping () async -> Success) -> Task<Success, Never> {
+        Task(executorPreference: current, operation: operation)
+    }
+
+    /// `Task { … }`, throwing, on the running caller's thread, if any.
+    static func task<Success: Sendable>(
+        _ operation: sending @escaping () async throws -> Success
+    ) -> Task<Success, any Error> {
+        Task(executorPreference: current, operation: operation)
+    }
 
     static func run<T>(_ operation: () async throws -> T) async rethrows -> T {
         let executor = idle.withLock { $0.popLast() } ?? ThreadBoundExecutor.onThreadOfItsOwn(named: "own thread")
