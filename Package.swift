@@ -59,7 +59,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndpointsDemoTests",
-            dependencies: ["EndpointsDemo"],
+            dependencies: ["EndpointsDemo", "EndpointsTestServer"],
             swiftSettings: upcoming
         ),
         .testTarget(

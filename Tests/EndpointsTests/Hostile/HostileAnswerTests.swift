@@ -87,7 +87,7 @@ private func fetch(_ reply: String, via transport: TestTransport) async throws -
 
         @Test(arguments: ["gzip", "x-gzip", "deflate", "deflate-raw"])
         func gzipAndDeflateBodiesAreDecoded(encoding: String) async throws {
-            let plain = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            let plain = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 * 31) }
             let body: [UInt8] =
                 switch encoding {
                 case "deflate": CompressedBodies.zlib(plain)
