@@ -102,15 +102,7 @@ struct StressRun {
     let count: Int
     let concurrency: Int
     let seed: UInt64
-    let session: URLSession
-
-    /// A session that allows `concurrency` connections to the loopback host, as an app would
-    /// keep for the whole process.
-    static func session(concurrency: Int) -> URLSession {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = concurrency
-        return URLSession(configuration: configuration)
-    }
+    let session: EndpointClient
 
     func run() async throws -> (StressReport, [StressSurvivor]) {
         let server = try StressServer()
@@ -208,7 +200,7 @@ struct StressRun {
 private func send(
     _ id: Int,
     _ kind: StressKind,
-    session: URLSession,
+    session: EndpointClient,
     server: StressServer,
     auth: JWTAuth
 ) async -> StressOutcome {

@@ -1,3 +1,4 @@
+import Endpoints
 import Foundation
 import Testing
 
@@ -17,13 +18,50 @@ import Testing
 /// Every request must end in its kind's outcome, none may hang (a watchdog fails the run), each
 /// expiry wave must cost exactly one refresh, and memory must not grow across three runs.
 /// `ENDPOINTS_STRESS_REQUESTS` sets the requests per run (2,000 by default; CI's full size is 10,000).
+///
+/// It runs through each transport: a `URLSession` allowing 64 connections to the host, as an app
+/// would keep for the whole process, and on Linux the libcurl transport with 64 requests per host.
 @Suite struct StressTests {
     static let requests = ProcessInfo.processInfo.environment["ENDPOINTS_STRESS_REQUESTS"].flatMap(Int.init) ?? 2000
 
-    @Test func mixedTrafficWithFaultsEndsAsExpectedWithoutGrowingMemory() async throws {
+    /// The transports the mix runs through.
+    enum Transport: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case urlSession, curl
+
+        static var available: [Transport] {
+            #if canImport(FoundationNetworking)
+                allCases
+            #else
+                [.urlSession]
+            #endif
+        }
+
+        var testDescription: String { rawValue }
+
+        /// A client sending through this transport, and what ends it.
+        func client() throws -> (EndpointClient, @Sendable () -> Void) {
+            switch self {
+            case .urlSession:
+                let configuration = URLSessionConfiguration.ephemeral
+                configuration.httpMaximumConnectionsPerHost = 64
+                let session = URLSession(configuration: configuration)
+                return (EndpointClient(session: session), { session.invalidateAndCancel() })
+            case .curl:
+                #if canImport(FoundationNetworking)
+                    return (EndpointClient(transport: try CurlTransport(maximumRequestsPerHost: 64)), {})
+                #else
+                    preconditionFailure("the libcurl transport is Linux-only")
+                #endif
+            }
+        }
+    }
+
+    // One transport at a time: the memory check reads the whole process.
+    @Test(.serialized, arguments: Transport.available)
+    func mixedTrafficWithFaultsEndsAsExpectedWithoutGrowingMemory(transport: Transport) async throws {
         var resident: [Int] = []
-        let session = StressRun.session(concurrency: 64)
-        defer { session.invalidateAndCancel() }
+        let (session, end) = try transport.client()
+        defer { end() }
         let before = Memory.residentBytes
         let runs = ProcessInfo.processInfo.environment["STRESS_RUNS"].flatMap(Int.init) ?? 3
         for run in 1...runs {
@@ -34,7 +72,7 @@ import Testing
             #expect(alive.isEmpty, "still alive after run \(run): \(alive)")
             resident.append(Memory.residentBytes)
             print(
-                "stress run \(run): \(report); resident \(Memory.megabytes(resident.last!)) MB, peak \(Memory.megabytes(Memory.peakResidentBytes)) MB"
+                "stress run \(run) (\(transport.rawValue)): \(report); resident \(Memory.megabytes(resident.last!)) MB, peak \(Memory.megabytes(Memory.peakResidentBytes)) MB"
             )
             #expect(report.hung.isEmpty, "\(report.hung.joined(separator: "\n"))")
             guard report.hung.isEmpty else { return }
@@ -44,7 +82,7 @@ import Testing
             #expect(report.rejectedRefreshes == 0, "\(report.rejectedRefreshes) refreshes sent a stale refresh token")
         }
         print(
-            "stress memory: resident \(Memory.megabytes(before)) MB before, \(resident.map(Memory.megabytes)) MB after each run"
+            "stress memory (\(transport.rawValue)): resident \(Memory.megabytes(before)) MB before, \(resident.map(Memory.megabytes)) MB after each run"
         )
         // The first run warms up thread pools, caches and malloc arenas; the later ones must not
         // add to it. Other suites run in the same process, hence a margin rather than equality.

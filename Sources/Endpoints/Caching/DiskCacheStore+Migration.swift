@@ -38,7 +38,7 @@ extension CacheStore {
             if !keyedByCredential { store(response) }
             unlink(file.path)
         }
-        FileManager.default.createFile(atPath: marker.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: marker.path, contents: nil)
     }
 
     /// The name the earlier version gave the entry of `response`.
