@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on a fresh machine: installs httpbin from PyPI into a local virtual
 # environment (.venv-httpbin) for the interop suite, and Authlib and Flask into another
-# (.venv-authlib) for the OAuth suite, starts both on loopback, runs `swift test`, stops them;
+# (.venv-authlib) for the OAuth suite, and nginx with apt-get when missing for the TLS suites
+# (scripts/nginx.sh: HTTPS with HTTP/2 and a throwaway CA), starts them on loopback, runs
+# `swift test`, stops them; when one of them cannot be installed or started, that check fails;
 # then checks that calling endpointTask with an authenticated endpoint does not compile,
 # that Endpoints 0.4 spellings which changed meaning fail to compile with a message, and that every
 # README and DocC sample compiles as printed and is covered by a test, and that the README's
@@ -52,10 +54,10 @@ check() {
 }
 
 if [ $# -gt 0 ]; then
-    check "swift test $*" scripts/httpbin.sh run scripts/authlib.sh run swift test "$@"
+    check "swift test $*" scripts/httpbin.sh run scripts/nginx.sh run scripts/authlib.sh run swift test "$@"
 else
     check "swift test (all but the stress, Authlib, queued-cancellation and idle-timeout suites)" \
-        scripts/httpbin.sh run swift test --skip EndpointsStressTests --skip QueuedCancellationTests \
+        scripts/httpbin.sh run scripts/nginx.sh run swift test --skip EndpointsStressTests --skip QueuedCancellationTests \
         --skip "$idle_timeout_suites"
     check "swift test (the idle-timeout suites, alone)" swift test --skip-build --filter "$idle_timeout_suites"
     check "swift test (the Authlib suite, alone)" \
