@@ -15,6 +15,13 @@ import Testing
             return EndpointClient(transport: try CurlTransport(tls: trust))
         }
 
+        /// Sends a request with the PEM certificate to `server`, returning its marker.
+        private func sentAfter(to server: Nginx.Server) async throws -> String {
+            let marker = UUID().uuidString
+            _ = try await client(pem).send(NginxJSON(marker: marker), to: server.url).get()
+            return marker
+        }
+
         private var pem: TLSTrust.ClientCertificate {
             .pem(certificate: Nginx.clientCertificate, privateKey: Nginx.clientKey)
         }
@@ -34,13 +41,27 @@ import Testing
         /// A server that refuses the handshake without a certificate sends TLS 1.3's
         /// `certificate_required` alert, which arrives after the client's side of the handshake,
         /// on its first read: still a client-certificate failure, not a lost connection.
+        ///
+        /// Unless the server's reset arrives before libcurl (7.88) asks the socket for its peer:
+        /// its `getpeername` failure then fills the error buffer, which keeps the first sentence
+        /// only, and the alert's is lost. Nothing then tells the refusal from a connection dropped
+        /// after a handshake, and the lost connection it looks like is what is reported. Both
+        /// happen here (under load, the second in 2 runs of 3), so the test takes either, each
+        /// exactly as it must be.
         @Test func aHandshakeRefusedForWantOfACertificateIsAClientCertificateFailure() async throws {
             let marker = UUID().uuidString
             let error = try #require(
                 await client(nil).send(NginxJSON(marker: marker), to: Nginx.Server.strictClientCertificate.url)
                     .failure())
-            #expect(error.tlsFailure?.reason == .clientCertificate, "got \(error)")
-            #expect(error.urlErrorCode == .clientCertificateRejected, "got \(error)")
+            if let failure = error.tlsFailure {
+                #expect(failure.reason == .clientCertificate, "got \(error)")
+                #expect(failure.detail.contains("certificate required"), "got \(error)")
+                #expect(error.urlErrorCode == .clientCertificateRejected, "got \(error)")
+            } else {
+                #expect(error.urlErrorCode == .networkConnectionLost, "got \(error)")
+                #expect("\(error)".contains("getpeername() failed"), "got \(error)")
+            }
+            #expect(try await !Nginx.logged(marker, before: sentAfter(to: .strictClientCertificate)))
         }
 
         /// Over TLS 1.2 OpenSSL's server refuses with a bare `handshake_failure` alert, which

@@ -28,6 +28,12 @@
                 if Int(code) == EP_CURLE_PARTIAL_FILE || head.isComplete {
                     return URLError.partialTransfer("curl: \(detail)", failingURL: url, underlying: nil)
                 }
+                // A TLS 1.3 server refusing the client's certificate sends its alert after the
+                // client's side of the handshake is done, so libcurl reads it as the request goes
+                // out ("tlsv13 alert certificate required"): a TLS failure, not a lost connection.
+                if lowered.contains(" alert "), lowered.contains("ssl") || lowered.contains("tls") {
+                    return tlsError(code: code, handle: handle, url: url, detail: detail)
+                }
                 urlCode = .networkConnectionLost
                 sentence = "The network connection was lost (\(detail))."
             case EP_CURLE_COULDNT_RESOLVE_HOST, EP_CURLE_COULDNT_RESOLVE_PROXY:
@@ -64,19 +70,24 @@
                 EP_CURLE_SSL_CACERT_BADFILE, EP_CURLE_SSL_CRL_BADFILE, EP_CURLE_SSL_ISSUER_ERROR,
                 EP_CURLE_PEER_FAILED_VERIFICATION, EP_CURLE_SSL_PINNEDPUBKEYNOTMATCH,
                 EP_CURLE_SSL_INVALIDCERTSTATUS, EP_CURLE_SSL_CLIENTCERT:
-                let failure = TLSFailure(curlCode: code, verifyResult: handle.verifyResult, detail: detail)
-                return URLError(
-                    failure.urlErrorCode,
-                    userInfo: [
-                        NSLocalizedDescriptionKey: failure.description, NSURLErrorFailingURLErrorKey: url,
-                        NSUnderlyingErrorKey: failure,
-                    ])
+                return tlsError(code: code, handle: handle, url: url, detail: detail)
             default:
                 urlCode = .unknown
                 sentence = "The request failed (curl error \(code): \(detail))."
             }
             return URLError(
                 urlCode, userInfo: [NSLocalizedDescriptionKey: sentence, NSURLErrorFailingURLErrorKey: url])
+        }
+
+        /// The `URLError` for a TLS failure, its ``TLSFailure`` under `NSUnderlyingErrorKey`.
+        private static func tlsError(code: Int32, handle: CurlHandle, url: URL, detail: String) -> URLError {
+            let failure = TLSFailure(curlCode: code, verifyResult: handle.verifyResult, detail: detail)
+            return URLError(
+                failure.urlErrorCode,
+                userInfo: [
+                    NSLocalizedDescriptionKey: failure.description, NSURLErrorFailingURLErrorKey: url,
+                    NSUnderlyingErrorKey: failure,
+                ])
         }
 
         /// The error for a response head refused as it arrived.
