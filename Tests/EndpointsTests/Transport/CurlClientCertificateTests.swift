@@ -11,7 +11,8 @@ import Testing
     @Suite(.enabled(if: Nginx.isRunning, Nginx.skipReason))
     struct CurlClientCertificateTests {
         private func client(_ certificate: TLSTrust.ClientCertificate?) throws -> EndpointClient {
-            let trust = try TLSTrust(certificateAuthorities: [Nginx.certificateAuthority], clientCertificate: certificate)
+            let trust = try TLSTrust(
+                certificateAuthorities: [Nginx.certificateAuthority], clientCertificate: certificate)
             return EndpointClient(transport: try CurlTransport(tls: trust))
         }
 

@@ -20,7 +20,8 @@ import Testing
 
         @Test func anExtraAuthorityIsTrustedAndHTTP2Negotiated() async throws {
             let marker = UUID().uuidString
-            let result = try await client(trustingTheCA).send(NginxJSON(marker: marker), to: Nginx.Server.https.url).get()
+            let result = try await client(trustingTheCA).send(NginxJSON(marker: marker), to: Nginx.Server.https.url)
+                .get()
             #expect(result.value == NginxJSON.Response(name: "endpoints", secure: true))
             let connection = try #require(result.metrics.attempts.first?.connection)
             #expect(connection.networkProtocol == "h2")
@@ -100,7 +101,8 @@ import Testing
                 case .anotherAuthorityOnly:
                     try TLSTrust(certificateAuthorities: [Nginx.clientCertificateAuthority], trustsSystemRoots: false)
                 case .pinnedButWrongHost, .pinnedButExpired:
-                    try TLSTrust(certificateAuthorities: [Nginx.certificateAuthority], pinnedPublicKeys: [Nginx.serverPin])
+                    try TLSTrust(
+                        certificateAuthorities: [Nginx.certificateAuthority], pinnedPublicKeys: [Nginx.serverPin])
                 default: try TLSTrust(certificateAuthorities: [Nginx.certificateAuthority])
                 }
             }
