@@ -16,16 +16,18 @@ enum AuthBase {
         try await $url.withValue(server.baseURL, operation: body)
     }
 
-    /// Sends `endpoint` to `server` and returns the typed result, keeping the typed error.
+    /// Sends `endpoint` to `server` through `transport` (over `session` for URLSession's) and
+    /// returns the typed result, keeping the typed error.
     static func send<T: Endpoint>(
         _ endpoint: T,
         to server: TestServer,
         auth: T.Auth = T.auth,
-        session: URLSession = .shared
+        session: URLSession = .shared,
+        via transport: TestTransport = .urlSession
     ) async throws(T.TaskError) -> T.Response {
         let result = await $url.withValue(server.baseURL) { () async -> Result<T.Response, T.TaskError> in
             do throws(T.TaskError) {
-                return .success(try await session.response(with: endpoint, auth: auth))
+                return .success(try await transport.client(session: session).response(with: endpoint, auth: auth))
             } catch {
                 return .failure(error)
             }

@@ -10,17 +10,17 @@ import Testing
 
 /// Behaviours 1–4 of issue 4: one refresh however requests and refresh triggers interleave.
 @Suite struct JWTAuthCoalescingTests {
-    @Test(arguments: [50, 1_000])
-    func concurrentExpiredRequestsShareOneRefresh(count: Int) async throws {
+    @Test(arguments: [50, 1_000], TestTransport.all)
+    func concurrentExpiredRequestsShareOneRefresh(count: Int, via transport: TestTransport) async throws {
         let server = try JWTTestServer()
         defer { server.stop() }
         let expired = server.issueExpired()
         let updated = CallCounter()
-        let auth = server.makeAuth(expired, updated: updated)
+        let auth = server.makeAuth(expired, via: transport, updated: updated)
 
         let tokens = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<count {
-                group.addTask { try await server.send(auth: auth).token }
+                group.addTask { try await server.send(auth: auth, via: transport).token }
             }
             return try await group.reduce(into: [String]()) { $0.append($1) }
         }
@@ -44,15 +44,16 @@ import Testing
         #expect(server.with { $0.usedBeforeSaved } == 0, "a retried request went out before onTokensUpdated")
     }
 
-    @Test func stragglerWithReplacedTokenRetriesWithoutRefreshingAgain() async throws {
+    @Test(arguments: TestTransport.all)
+    func stragglerWithReplacedTokenRetriesWithoutRefreshingAgain(via transport: TestTransport) async throws {
         let server = try JWTTestServer()
         defer { server.stop() }
         let expired = server.issueExpired()
-        let auth = server.makeAuth(expired)
+        let auth = server.makeAuth(expired, via: transport)
         // The straggler is sent with the old token first; its 401 only comes back after the refresh.
-        async let straggler = server.send("late", auth: auth)
+        async let straggler = server.send("late", auth: auth, via: transport)
         await server.waitUntil { _ in server.http.requests.contains { $0.rawPath == "/api/late" } }
-        let first = try await server.send(auth: auth)
+        let first = try await server.send(auth: auth, via: transport)
         let late = try await straggler
         #expect(server.refreshes == 1)
         #expect(server.refreshAttempts == 1)
@@ -83,16 +84,17 @@ import Testing
         #expect(server.apiLog.filter { $0.token == expired.accessToken }.count == 1)
     }
 
-    @Test func cancellingTheFirstWaiterDoesNotCancelTheRefresh() async throws {
+    @Test(arguments: TestTransport.all)
+    func cancellingTheFirstWaiterDoesNotCancelTheRefresh(via transport: TestTransport) async throws {
         let server = try JWTTestServer()
         defer { server.stop() }
         server.with { $0.refreshGateOpen = false }
         let expired = server.issueExpired()
-        let auth = server.makeAuth(expired)
+        let auth = server.makeAuth(expired, via: transport)
 
-        let first = Task { try await server.send(auth: auth) }
+        let first = Task { try await server.send(auth: auth, via: transport) }
         await server.waitUntil { $0.refreshAttempts > 0 }
-        let others = (0..<3).map { _ in Task { try await server.send(auth: auth) } }
+        let others = (0..<3).map { _ in Task { try await server.send(auth: auth, via: transport) } }
         first.cancel()
         let firstResult = await first.result
         // The cancelled request ended while the refresh was still held: it did not wait for it.

@@ -177,9 +177,11 @@ final class CallCounter: @unchecked Sendable {
 }
 
 extension JWTTestServer {
-    /// A `JWTAuth` whose refresh handler calls this server's `/refresh` with a `NoAuth` endpoint.
+    /// A `JWTAuth` whose refresh handler calls this server's `/refresh` with a `NoAuth` endpoint,
+    /// through `transport` (as an app sends its refresh through the client it sends the rest with).
     func makeAuth(
         _ tokens: JWTAuth.TokenPair?,
+        via transport: TestTransport = .urlSession,
         triggers: Set<Int> = [401],
         leeway: TimeInterval = 30,
         updated: CallCounter = CallCounter(),
@@ -191,7 +193,7 @@ extension JWTTestServer {
             refreshTriggerStatusCodes: triggers,
             expiryLeeway: leeway,
             refreshHandler: { [weak self] refreshToken in
-                let response = try await URLSession.shared.response(
+                let response = try await transport.client().response(
                     with: TokenRefreshEndpoint(body: RefreshBody(refreshToken: refreshToken))
                 )
                 self?.with { $0.refreshesDelivered += 1 }
@@ -206,8 +208,10 @@ extension JWTTestServer {
         )
     }
 
-    /// Sends `ProtectedEndpoint(kind)` with `auth`.
-    func send(_ kind: String = "data", auth: JWTAuth) async throws(ProtectedEndpoint.TaskError) -> TokenEcho {
-        try await AuthBase.send(ProtectedEndpoint(kind), to: http, auth: auth)
+    /// Sends `ProtectedEndpoint(kind)` with `auth` through `transport`.
+    func send(
+        _ kind: String = "data", auth: JWTAuth, via transport: TestTransport = .urlSession
+    ) async throws(ProtectedEndpoint.TaskError) -> TokenEcho {
+        try await AuthBase.send(ProtectedEndpoint(kind), to: http, auth: auth, via: transport)
     }
 }

@@ -8,14 +8,20 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// A loopback server, a cache with a clock the test moves, and a client sending through both.
+/// A loopback server, a cache with a clock the test moves, and a client sending through both (and
+/// `transport`, over a session of its own for URLSession's).
 final class CacheFixture: Sendable {
     let server: TestServer
     let clock = TestLocked(Date(timeIntervalSince1970: 1_800_000_000))
     let cache: HTTPCache
     let session: URLSession
+    let transport: TestTransport
 
-    init(storage: HTTPCache.Storage = .memory(maximumBytes: 1 << 20), coalescing: Bool = false) throws {
+    init(
+        storage: HTTPCache.Storage = .memory(maximumBytes: 1 << 20), coalescing: Bool = false,
+        via transport: TestTransport = .urlSession
+    ) throws {
+        self.transport = transport
         server = try TestServer()
         let clock = self.clock
         cache = HTTPCache(storage: storage, coalescing: coalescing, servesStaleWhenOffline: true) {
@@ -28,7 +34,7 @@ final class CacheFixture: Sendable {
 
     deinit { server.stop() }
 
-    var client: EndpointClient { EndpointClient(session: session, middleware: [cache]) }
+    var client: EndpointClient { transport.client(session: session, middleware: [cache]) }
 
     /// Moves the cache's clock forward.
     func advance(_ seconds: TimeInterval) { clock.withLock { $0 += seconds } }

@@ -53,8 +53,9 @@ import Testing
         await #expect(throws: EndpointTaskError<EmptyCodable>.self) { try await fixture.get("/nm") }
     }
 
-    @Test func a304WithAnotherValidatorFetchesAgain() async throws {
-        let fixture = try CacheFixture()
+    @Test(arguments: TestTransport.all)
+    func a304WithAnotherValidatorFetchesAgain(via transport: TestTransport) async throws {
+        let fixture = try CacheFixture(via: transport)
         let seen = fixture.route("/other-tag") { request, index in
             if request.header("If-None-Match") != nil {
                 return TestServer.Response(status: 304, headers: [(name: "ETag", value: "\"different\"")])

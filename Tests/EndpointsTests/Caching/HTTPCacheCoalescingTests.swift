@@ -29,8 +29,9 @@ import Testing
         }
     }
 
-    @Test func identicalConcurrentGetsShareOneTransportCall() async throws {
-        let fixture = try CacheFixture(coalescing: true)
+    @Test(arguments: TestTransport.all)
+    func identicalConcurrentGetsShareOneTransportCall(via transport: TestTransport) async throws {
+        let fixture = try CacheFixture(coalescing: true, via: transport)
         let gate = Gate()
         fixture.server.route("/shared") { _ in
             await gate.wait()
@@ -64,8 +65,9 @@ import Testing
         #expect(try await bob.0 == "Bearer b")
     }
 
-    @Test func cancellingSomeCallersLeavesTheOthersTheirResult() async throws {
-        let fixture = try CacheFixture(coalescing: true)
+    @Test(arguments: TestTransport.all)
+    func cancellingSomeCallersLeavesTheOthersTheirResult(via transport: TestTransport) async throws {
+        let fixture = try CacheFixture(coalescing: true, via: transport)
         let gate = Gate()
         fixture.server.route("/slow") { _ in
             await gate.wait()

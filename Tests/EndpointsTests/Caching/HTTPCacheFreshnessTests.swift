@@ -9,8 +9,9 @@ import Testing
 #endif
 
 @Suite struct HTTPCacheFreshnessTests {
-    @Test func aFreshResponseIsServedWithoutASend() async throws {
-        let fixture = try CacheFixture()
+    @Test(arguments: TestTransport.all)
+    func aFreshResponseIsServedWithoutASend(via transport: TestTransport) async throws {
+        let fixture = try CacheFixture(via: transport)
         let seen = fixture.route("/feed") { _, index in .text("v\(index)", [("Cache-Control", "max-age=60")]) }
         let (first, firstResponse) = try await fixture.get("/feed")
         fixture.advance(30)
@@ -85,8 +86,9 @@ import Testing
         #expect(created.withLock { $0.count } == 2)
     }
 
-    @Test func noStoreIsNeverStoredAndNoCacheAlwaysRevalidates() async throws {
-        let fixture = try CacheFixture()
+    @Test(arguments: TestTransport.all)
+    func noStoreIsNeverStoredAndNoCacheAlwaysRevalidates(via transport: TestTransport) async throws {
+        let fixture = try CacheFixture(via: transport)
         let noStore = fixture.route("/no-store") { _, index in
             .text("v\(index)", [("Cache-Control", "no-store, max-age=60")])
         }

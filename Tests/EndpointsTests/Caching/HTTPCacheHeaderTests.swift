@@ -64,8 +64,9 @@ import Testing
         #expect(try await fixture.get("/new").1.value(forHTTPHeaderField: "Age") == nil)
     }
 
-    @Test func aHeadIsAnsweredFromAStoredGetAndItsResponseFreshensIt() async throws {
-        let fixture = try CacheFixture()
+    @Test(arguments: TestTransport.all)
+    func aHeadIsAnsweredFromAStoredGetAndItsResponseFreshensIt(via transport: TestTransport) async throws {
+        let fixture = try CacheFixture(via: transport)
         let seen = fixture.route("/doc") { request, index in
             guard request.method == "HEAD" else {
                 return .text(

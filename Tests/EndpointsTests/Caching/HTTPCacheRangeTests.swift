@@ -55,8 +55,9 @@ import Testing
         #expect(seen.withLock { $0.count } == 4)
     }
 
-    @Test func aStoredPartialResponseAnswersTheRangesItHolds() async throws {
-        let fixture = try CacheFixture()
+    @Test(arguments: TestTransport.all)
+    func aStoredPartialResponseAnswersTheRangesItHolds(via transport: TestTransport) async throws {
+        let fixture = try CacheFixture(via: transport)
         let seen = fixture.route("/part", Self.ranged("0123456789", etag: "\"p\""))
         let (first, firstResponse) = try await fixture.get("/part", headers: [("Range", "bytes=-5")])
         #expect(first == "56789")

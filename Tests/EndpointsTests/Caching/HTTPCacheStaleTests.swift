@@ -9,8 +9,9 @@ import Testing
 #endif
 
 @Suite struct HTTPCacheStaleTests {
-    @Test func staleWhileRevalidateAnswersAtOnceAndRevalidatesInTheBackground() async throws {
-        let fixture = try CacheFixture()
+    @Test(arguments: TestTransport.all)
+    func staleWhileRevalidateAnswersAtOnceAndRevalidatesInTheBackground(via transport: TestTransport) async throws {
+        let fixture = try CacheFixture(via: transport)
         let (arrivals, arrived) = AsyncStream<Int>.makeStream()
         let seen = fixture.route("/swr") { _, index in
             arrived.yield(index)
@@ -39,8 +40,9 @@ import Testing
         #expect(try await fixture.get("/swr").0 == "v2")
     }
 
-    @Test func staleIfErrorServesTheStoredResponseOnA5xx() async throws {
-        let fixture = try CacheFixture()
+    @Test(arguments: TestTransport.all)
+    func staleIfErrorServesTheStoredResponseOnA5xx(via transport: TestTransport) async throws {
+        let fixture = try CacheFixture(via: transport)
         fixture.route("/sie") { _, index in
             index == 0 ? .text("good", [("Cache-Control", "max-age=10, stale-if-error=60")]) : .status(503)
         }
@@ -53,8 +55,9 @@ import Testing
         await #expect(throws: EndpointTaskError<EmptyCodable>.self) { try await fixture.get("/sie") }
     }
 
-    @Test func offlineServesStaleAndSaysSo() async throws {
-        let fixture = try CacheFixture()
+    @Test(arguments: TestTransport.all)
+    func offlineServesStaleAndSaysSo(via transport: TestTransport) async throws {
+        let fixture = try CacheFixture(via: transport)
         fixture.route("/feed") { _, _ in .text("cached", [("Cache-Control", "max-age=10")]) }
         fixture.route("/strict") { _, _ in .text("strict", [("Cache-Control", "max-age=10, must-revalidate")]) }
         _ = try await fixture.get("/feed")

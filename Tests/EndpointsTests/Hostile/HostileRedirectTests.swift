@@ -24,9 +24,13 @@ private struct RFCBaseEndpoint: Endpoint {
         path: "b/c/d;p", parameters: [.queryValue("q", value: "1")])
 }
 
-/// Issue 12: relative redirects, cookies on every hop and the hop limit, over loopback.
+/// Issue 12: relative redirects, cookies on every hop and the hop limit, over loopback. The
+/// redirects run through each transport (the relative ones in a loop, their arguments being
+/// tuples); the cookie tests through URLSession alone, whose cookie store and settings they test
+/// (libcurl's transport has none: ``CookieAuth`` or middleware carry cookies there).
 @Suite struct HostileRedirectTests {
-    /// `Location` as sent from `/r/a/b`, and the path and query the server must see next (RFC 3986 §5.4).
+    /// `Location` as sent from `/r/a/b`, and the path and query the server must see next (RFC 3986
+    /// §5.4), through each transport.
     @Test(
         arguments: [
             ("c", "/r/a/c", nil),
@@ -39,30 +43,33 @@ private struct RFCBaseEndpoint: Endpoint {
             ("g;p/./h", "/r/a/g;p/h", nil),
         ] as [(String, String, String?)])
     func relativeLocationIsResolvedAgainstTheCurrentURL(location: String, path: String, query: String?) async throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        server.route("/r/a/b") { request in
-            request.rawQuery == nil
-                ? TestServer.Response(status: 302, headers: [("Location", location)]) : .json(["path": "/r/a/b"])
+        for transport in TestTransport.all {
+            let server = try TestServer()
+            defer { server.stop() }
+            server.route("/r/a/b") { request in
+                request.rawQuery == nil
+                    ? TestServer.Response(status: 302, headers: [("Location", location)]) : .json(["path": "/r/a/b"])
+            }
+            server.route("/*") { request in
+                .json(["path": request.rawPath, "query": request.rawQuery ?? ""])
+            }
+            _ = await send(DeepPathEndpoint(), to: server, via: transport)
+            let final = try #require(server.requests.last)
+            #expect(server.requests.count == 2, "\(transport)")
+            #expect(final.rawPath == path, "Location \(location), \(transport)")
+            #expect(final.rawQuery == query, "Location \(location), \(transport)")
         }
-        server.route("/*") { request in
-            .json(["path": request.rawPath, "query": request.rawQuery ?? ""])
-        }
-        _ = await send(DeepPathEndpoint(), to: server)
-        let final = try #require(server.requests.last)
-        #expect(server.requests.count == 2)
-        #expect(final.rawPath == path, "Location \(location)")
-        #expect(final.rawQuery == query, "Location \(location)")
     }
 
-    @Test func relativeLocationResolvesAgainstTheHopBeforeIt() async throws {
+    @Test(arguments: TestTransport.all)
+    func relativeLocationResolvesAgainstTheHopBeforeIt(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         // /r/a/b -> /x/y/z (absolute path) -> ../w (relative to /x/y/z) -> /x/w
         server.route("/r/a/b") { _ in TestServer.Response(status: 302, headers: [("Location", "/x/y/z")]) }
         server.route("/x/y/z") { _ in TestServer.Response(status: 307, headers: [("Location", "../w")]) }
         server.route("/x/w") { _ in .json(["path": "/x/w"]) }
-        _ = await send(DeepPathEndpoint(), to: server)
+        _ = await send(DeepPathEndpoint(), to: server, via: transport)
         #expect(server.requests.map(\.rawPath) == ["/r/a/b", "/x/y/z", "/x/w"])
     }
 
@@ -78,19 +85,21 @@ private struct RFCBaseEndpoint: Endpoint {
             ("g/../h", "/b/c/h", nil), ("g;x=1/../y", "/b/c/y", nil), ("g?y/./x", "/b/c/g", "y/./x"),
         ] as [(String, String, String?)])
     func rfc3986Examples(location: String, path: String, query: String?) async throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        server.route("/b/c/d;p") { request in
-            request.rawQuery == "q=1"
-                ? TestServer.Response(status: 302, headers: [("Location", location)]) : .json(["path": "/b/c/d;p"])
+        for transport in TestTransport.all {
+            let server = try TestServer()
+            defer { server.stop() }
+            server.route("/b/c/d;p") { request in
+                request.rawQuery == "q=1"
+                    ? TestServer.Response(status: 302, headers: [("Location", location)]) : .json(["path": "/b/c/d;p"])
+            }
+            server.route("/*") { request in .json(["path": request.rawPath]) }
+            _ = await send(RFCBaseEndpoint(), to: server, via: transport)
+            #expect(server.requests.first?.rawQuery == "q=1", "\(transport)")
+            let final = try #require(server.requests.last)
+            #expect(server.requests.count == 2, "\(transport)")
+            #expect(final.rawPath == path, "Location \(location), \(transport)")
+            #expect(final.rawQuery == query, "Location \(location), \(transport)")
         }
-        server.route("/*") { request in .json(["path": request.rawPath]) }
-        _ = await send(RFCBaseEndpoint(), to: server)
-        #expect(server.requests.first?.rawQuery == "q=1")
-        let final = try #require(server.requests.last)
-        #expect(server.requests.count == 2)
-        #expect(final.rawPath == path, "Location \(location)")
-        #expect(final.rawQuery == query, "Location \(location)")
     }
 
     @Test func cookieSetByARedirectIsSentOnTheNextHop() async throws {
@@ -163,18 +172,20 @@ private struct RFCBaseEndpoint: Endpoint {
         #expect(server.requests.map { $0.header("Cookie") } == [nil, nil])
     }
 
-    @Test func sixteenHopsAreFollowedOnEveryPlatform() async throws {
+    @Test(arguments: TestTransport.all)
+    func sixteenHopsAreFollowedOnEveryPlatform(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let echo = try await send(HopsEndpoint(hops: 16), to: server).get()
+        let echo = try await send(HopsEndpoint(hops: 16), to: server, via: transport).get()
         #expect(echo.path == "/redirect-chain/0")
         #expect(server.requestCount == 17)
     }
 
-    @Test func theSeventeenthHopFails() async throws {
+    @Test(arguments: TestTransport.all)
+    func theSeventeenthHopFails(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let error = try #require(await send(HopsEndpoint(hops: 17), to: server).failure())
+        let error = try #require(await send(HopsEndpoint(hops: 17), to: server, via: transport).failure())
         #expect(error.urlErrorCode == .httpTooManyRedirects, "got \(error)")
         #expect(server.requestCount == 17)
     }

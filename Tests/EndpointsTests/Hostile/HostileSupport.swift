@@ -112,8 +112,10 @@ final class RefreshServer: Sendable {
 
     func stop() { http.stop() }
 
-    /// A `JWTAuth` refreshing through this server's `/refresh`, counting `onRefreshFailed` calls.
+    /// A `JWTAuth` refreshing through this server's `/refresh` (through `transport`), counting
+    /// `onRefreshFailed` calls.
     func makeAuth(
+        via transport: TestTransport = .urlSession,
         access: String = "stale-access",
         expiresAt: Date? = nil,
         failures: Shared<Int> = Shared(0),
@@ -122,7 +124,7 @@ final class RefreshServer: Sendable {
         JWTAuth(
             initialTokens: JWTAuth.TokenPair(accessToken: access, refreshToken: "refresh-1", expiresAt: expiresAt),
             refreshHandler: { refreshToken in
-                let response = try await URLSession.shared.response(
+                let response = try await transport.client().response(
                     with: HostileRefreshEndpoint(body: .init(refreshToken: refreshToken)))
                 return JWTAuth.TokenPair(accessToken: response.access, refreshToken: response.refresh)
             },
@@ -131,8 +133,10 @@ final class RefreshServer: Sendable {
         )
     }
 
-    /// Sends the protected endpoint with `auth`.
-    func send(auth: JWTAuth) async -> Result<HostileProtectedEndpoint.Response, HostileProtectedEndpoint.TaskError> {
-        await EndpointsTests.send(HostileProtectedEndpoint(), to: http, auth: auth)
+    /// Sends the protected endpoint with `auth` through `transport`.
+    func send(
+        auth: JWTAuth, via transport: TestTransport = .urlSession
+    ) async -> Result<HostileProtectedEndpoint.Response, HostileProtectedEndpoint.TaskError> {
+        await EndpointsTests.send(HostileProtectedEndpoint(), to: http, via: transport, auth: auth)
     }
 }

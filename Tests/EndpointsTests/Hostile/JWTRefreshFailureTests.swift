@@ -13,8 +13,8 @@ import Testing
 @Suite struct JWTRefreshFailureTests {
     /// The refresh endpoint answers `status`: every waiting request fails with `.refreshFailed`,
     /// the tokens stay, `onRefreshFailed` does not run, and the next request refreshes again.
-    @Test(arguments: [500, 502, 503, 429, 408, 404])
-    func transientStatusKeepsTheTokens(status: Int) async throws {
+    @Test(arguments: [500, 502, 503, 429, 408, 404], TestTransport.all)
+    func transientStatusKeepsTheTokens(status: Int, via transport: TestTransport) async throws {
         let server = try RefreshServer()
         defer { server.stop() }
         server.state.update {
@@ -22,14 +22,14 @@ import Testing
             $0.refreshBody = #"{"code":\#(status),"message":"try later"}"#
         }
         let failures = Shared(0)
-        let auth = server.makeAuth(failures: failures)
+        let auth = server.makeAuth(via: transport, failures: failures)
         let before = try #require(auth.tokens)
-        try expectRefreshFailed(await server.send(auth: auth))
+        try expectRefreshFailed(await server.send(auth: auth, via: transport))
         #expect(auth.tokens == before)
         #expect(failures.value == 0)
 
         server.state.update { $0.refreshStatus = 200 }
-        #expect(try await server.send(auth: auth).get().token == "fresh-1")
+        #expect(try await server.send(auth: auth, via: transport).get().token == "fresh-1")
         #expect(server.state.value.refreshCalls == 2)
     }
 
@@ -67,8 +67,8 @@ import Testing
 
     /// The server refuses the refresh token: tokens are dropped, `onRefreshFailed` runs once, and
     /// the next request fails at once without being sent.
-    @Test(arguments: [400, 401, 403])
-    func rejectedRefreshLogsOut(status: Int) async throws {
+    @Test(arguments: [400, 401, 403], TestTransport.all)
+    func rejectedRefreshLogsOut(status: Int, via transport: TestTransport) async throws {
         let server = try RefreshServer()
         defer { server.stop() }
         server.state.update {
@@ -76,12 +76,13 @@ import Testing
             $0.refreshBody = #"{"code":\#(status),"message":"invalid_grant"}"#
         }
         let failures = Shared(0)
-        let auth = server.makeAuth(failures: failures)
-        try expectRefreshFailed(await server.send(auth: auth))
+        let auth = server.makeAuth(via: transport, failures: failures)
+        try expectRefreshFailed(await server.send(auth: auth, via: transport))
         #expect(auth.tokens == nil)
         #expect(failures.value == 1)
         let sent = server.http.requestCount
-        guard case .failure(.authenticationError(.notAuthenticated)) = await server.send(auth: auth) else {
+        guard case .failure(.authenticationError(.notAuthenticated)) = await server.send(auth: auth, via: transport)
+        else {
             Issue.record("expected notAuthenticated after a rejected refresh")
             return
         }

@@ -49,7 +49,7 @@ struct HTTPBinRawBytes: Endpoint {
     let pathComponents: PathComponents
 }
 
-/// Streaming against httpbin: `/stream/N`, `/drip`, `/range`, `/bytes`.
+/// Streaming against httpbin: `/stream/N`, `/drip`, `/range`, `/bytes`, through each transport.
 @Suite(
     .enabled(
         if: HTTPBin.url != nil,
@@ -57,9 +57,10 @@ struct HTTPBinRawBytes: Endpoint {
     )
 )
 struct HTTPBinStreamingTests {
-    @Test func streamIsReadAsJSONLines() async throws {
+    @Test(arguments: TestTransport.all)
+    func streamIsReadAsJSONLines(via transport: TestTransport) async throws {
         var ids: [Int] = []
-        for try await line in try await URLSession.shared.bytes(for: HTTPBinStream(pathComponents: .init(count: 20)))
+        for try await line in try await transport.client().bytes(for: HTTPBinStream(pathComponents: .init(count: 20)))
             .lines
         {
             ids.append(line.id)
@@ -67,8 +68,9 @@ struct HTTPBinStreamingTests {
         #expect(ids == Array(0..<20))
     }
 
-    @Test func dripArrivesInPieces() async throws {
-        let stream = try await URLSession.shared.bytes(
+    @Test(arguments: TestTransport.all)
+    func dripArrivesInPieces(via transport: TestTransport) async throws {
+        let stream = try await transport.client().bytes(
             for: HTTPBinDrip(parameterComponents: .init(numbytes: 10, duration: 1)))
         var chunks: [Data] = []
         for try await chunk in stream { chunks.append(chunk) }
@@ -76,12 +78,12 @@ struct HTTPBinStreamingTests {
         #expect(chunks.count > 1)
     }
 
-    @Test(arguments: ["bytes", "range"])
-    func downloadsHaveTheirLength(_ kind: String) async throws {
+    @Test(arguments: ["bytes", "range"], TestTransport.all)
+    func downloadsHaveTheirLength(_ kind: String, via transport: TestTransport) async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("httpbin-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
         let reports = LockedBox<[TransferProgress]>([])
-        try await URLSession.shared.download(
+        try await transport.client().download(
             HTTPBinRawBytes(pathComponents: .init(kind: kind, count: 50_000)), to: file
         ) { progress in reports.mutate { $0.append(progress) } }
         #expect(try Data(contentsOf: file).count == 50_000)

@@ -18,12 +18,13 @@ import Testing
 
     /// A buffered call whose transport sees the head before the body (through URLSession on
     /// Linux, a request with a fractional timeout goes through the streaming task) times them apart.
-    @Test func aBufferedCallTimesTheHeadApartFromTheBody() async throws {
+    @Test(arguments: TestTransport.all)
+    func aBufferedCallTimesTheHeadApartFromTheBody(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/slow") { _ in Self.slowBody }
         let log = EventLog()
-        let client = EndpointClient(session: makeMiddlewareTestSession(), eventListener: log)
+        let client = transport.client(session: makeMiddlewareTestSession(), eventListener: log)
         let result = try await client.typedResponse(
             for: Request<Echo>.get(server.url("/slow").absoluteString).timeout(30.5))
         let attempt = try #require(result.metrics.attempts.first)
@@ -59,12 +60,13 @@ import Testing
     #endif
 
     /// Each attempt that failed says why, without the URL; the request's error carries them.
-    @Test func aFailedAttemptRecordsItsError() async throws {
+    @Test(arguments: TestTransport.all)
+    func aFailedAttemptRecordsItsError(via transport: TestTransport) async throws {
         let closed = try ClosedPort()
         defer { closed.close() }
         let log = EventLog()
         let retry = RetryMiddleware(maximumAttempts: 2, initialDelay: 0, maximumDelay: 0, clock: TestClock())
-        let client = EndpointClient(session: makeMiddlewareTestSession(), middleware: [retry], eventListener: log)
+        let client = transport.client(session: makeMiddlewareTestSession(), middleware: [retry], eventListener: log)
         let url = closed.url("/nothing?token=query-secret-value").absoluteString
         do {
             _ = try await client.response(for: Request<Echo>.get(url))
@@ -88,13 +90,14 @@ import Testing
     }
 
     /// A connection lost after the head: the attempt has its status and the error that cut its body.
-    @Test func anAttemptCutMidBodyHasItsStatusAndItsError() async throws {
+    @Test(arguments: TestTransport.all)
+    func anAttemptCutMidBodyHasItsStatusAndItsError(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let chunks = [Data(repeating: 65, count: 100)]
         server.route("/cut") { _ in .streamed(chunks, then: .drop) }
         let log = EventLog()
-        let client = EndpointClient(session: makeMiddlewareTestSession(), eventListener: log)
+        let client = transport.client(session: makeMiddlewareTestSession(), eventListener: log)
         await #expect(throws: FileEndpoint.TaskError.self) {
             try await Loopback.$baseURL.withValue(server.baseURL) {
                 for try await _ in try await client.bytes(for: FileEndpoint("cut")) {}

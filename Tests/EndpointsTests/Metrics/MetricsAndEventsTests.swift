@@ -9,7 +9,8 @@ import Testing
 
 /// Metrics and events of real requests over loopback: what issue 27 must show.
 @Suite struct MetricsAndEventsTests {
-    @Test func retryAfter503GivesTwoAttemptsWithTheDelayBetweenThem() async throws {
+    @Test(arguments: TestTransport.all)
+    func retryAfter503GivesTwoAttemptsWithTheDelayBetweenThem(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let calls = TestLocked(0)
@@ -21,7 +22,7 @@ import Testing
             return call == 1 ? .json(raw: #"{"code":503,"message":"busy"}"#, status: 503) : echoJSON("/flaky")
         }
         let log = EventLog()
-        let client = EndpointClient(
+        let client = transport.client(
             session: makeMiddlewareTestSession(),
             middleware: [RetryMiddleware(initialDelay: 0.05, maximumDelay: 0.05, seed: 7)],
             eventListener: log)
@@ -44,7 +45,8 @@ import Testing
         #expect(retries.map(\.1) == [delay])
     }
 
-    @Test func refreshAfter401GivesTwoAttemptsAndOneRefresh() async throws {
+    @Test(arguments: TestTransport.all)
+    func refreshAfter401GivesTwoAttemptsAndOneRefresh(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/secure") { request in
@@ -52,7 +54,7 @@ import Testing
                 ? echoJSON("/secure") : .json(raw: #"{"code":401,"message":"no"}"#, status: 401)
         }
         let log = EventLog()
-        let client = EndpointClient(session: makeMiddlewareTestSession(), eventListener: log)
+        let client = transport.client(session: makeMiddlewareTestSession(), eventListener: log)
         let result = try await Loopback.$baseURL.withValue(server.baseURL) {
             try await client.typedResponse(
                 with: BearerEchoEndpoint("secure"), auth: RenewingBearer("stale-secret-token"))
@@ -68,7 +70,8 @@ import Testing
         #expect(names[started + 1] == "refreshEnded")
     }
 
-    @Test func aRedirectGivesAHopRecord() async throws {
+    @Test(arguments: TestTransport.all)
+    func aRedirectGivesAHopRecord(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let other = URL(
@@ -76,7 +79,7 @@ import Testing
                 of: "127.0.0.1", with: "localhost"))!
         server.route("/start") { _ in TestServer.Response(status: 302, headers: [("Location", other.absoluteString)]) }
         let log = EventLog()
-        let client = EndpointClient(session: makeMiddlewareTestSession(), eventListener: log)
+        let client = transport.client(session: makeMiddlewareTestSession(), eventListener: log)
         let result = try await Loopback.$baseURL.withValue(server.baseURL) {
             try await client.typedResponse(with: KeyedEchoEndpoint("start"))
         }
@@ -92,11 +95,12 @@ import Testing
         #expect(redirects == [true], "the API key is dropped on the way to another host")
     }
 
-    @Test func eventsOf100ConcurrentRequestsEachArriveInOrder() async throws {
+    @Test(arguments: TestTransport.all)
+    func eventsOf100ConcurrentRequestsEachArriveInOrder(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let log = EventLog()
-        let client = EndpointClient(session: makeMiddlewareTestSession(), eventListener: log)
+        let client = transport.client(session: makeMiddlewareTestSession(), eventListener: log)
         try await Loopback.$baseURL.withValue(server.baseURL) {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<100 {
@@ -120,7 +124,8 @@ import Testing
         }
     }
 
-    @Test func aCancelledRequestEndsWithACancelledEvent() async throws {
+    @Test(arguments: TestTransport.all)
+    func aCancelledRequestEndsWithACancelledEvent(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         // The `Gate` of the Hostile tests' support.
@@ -132,7 +137,7 @@ import Testing
             return echoJSON("/held")
         }
         let log = EventLog()
-        let client = EndpointClient(session: makeMiddlewareTestSession(), eventListener: log)
+        let client = transport.client(session: makeMiddlewareTestSession(), eventListener: log)
         let task = Task {
             try await Loopback.$baseURL.withValue(server.baseURL) {
                 try await client.response(with: EchoEndpoint("held"))

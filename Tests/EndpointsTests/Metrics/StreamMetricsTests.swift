@@ -33,13 +33,14 @@ import Testing
         return metrics
     }
 
-    @Test func aStreamReadToItsEndIsReportedWithItsBytes() async throws {
+    @Test(arguments: TestTransport.all)
+    func aStreamReadToItsEndIsReportedWithItsBytes(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let chunks = (0..<4).map { Data(repeating: UInt8($0), count: 3_000) }
         server.route("/chunks") { _ in .streamed(chunks) }
         let log = EventLog()
-        let client = EndpointClient(session: makeMiddlewareTestSession(), eventListener: log)
+        let client = transport.client(session: makeMiddlewareTestSession(), eventListener: log)
         var read = 0
         try await Loopback.$baseURL.withValue(server.baseURL) {
             for try await chunk in try await client.bytes(for: FileEndpoint("chunks")) { read += chunk.count }
@@ -56,12 +57,13 @@ import Testing
         #expect(metrics.attempts.first?.receivingBody != nil)
     }
 
-    @Test func aStreamLeftBeforeItsEndEndsCancelled() async throws {
+    @Test(arguments: TestTransport.all)
+    func aStreamLeftBeforeItsEndEndsCancelled(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/endless") { _ in .streamed([Data("first\n".utf8)], then: .stall) }
         let log = EventLog()
-        let client = EndpointClient(session: makeMiddlewareTestSession(), eventListener: log)
+        let client = transport.client(session: makeMiddlewareTestSession(), eventListener: log)
         try await Loopback.$baseURL.withValue(server.baseURL) {
             let stream = try await client.bytes(for: FileEndpoint("endless"))
             var chunks = stream.makeAsyncIterator()
@@ -73,12 +75,13 @@ import Testing
         #expect(log.events.filter(\.isLast).count == 1)
     }
 
-    @Test func aStreamThatFailsEndsFailedAtTheTransport() async throws {
+    @Test(arguments: TestTransport.all)
+    func aStreamThatFailsEndsFailedAtTheTransport(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/dropped") { _ in .streamed([Data("partial".utf8)], then: .drop) }
         let log = EventLog()
-        let client = EndpointClient(session: makeMiddlewareTestSession(), eventListener: log)
+        let client = transport.client(session: makeMiddlewareTestSession(), eventListener: log)
         await #expect(throws: FileEndpoint.TaskError.self) {
             try await Loopback.$baseURL.withValue(server.baseURL) {
                 for try await _ in try await client.bytes(for: FileEndpoint("dropped")) {}
@@ -93,7 +96,8 @@ import Testing
         #expect(log.events.last?.name == "finished")
     }
 
-    @Test func anUploadRefusedCarriesItsMetrics() async throws {
+    @Test(arguments: TestTransport.all)
+    func anUploadRefusedCarriesItsMetrics(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/full") { _ in .json(raw: #"{"code":507,"message":"full"}"#, status: 507) }
@@ -101,7 +105,7 @@ import Testing
         try Data(repeating: 7, count: 5_000).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let log = EventLog()
-        let client = EndpointClient(session: makeMiddlewareTestSession(), eventListener: log)
+        let client = transport.client(session: makeMiddlewareTestSession(), eventListener: log)
         do {
             _ = try await Loopback.$baseURL.withValue(server.baseURL) {
                 try await client.upload(PutFile("full"), fromFile: file)
@@ -117,7 +121,8 @@ import Testing
         #expect(log.events.map(\.name).contains("failed"))
     }
 
-    @Test func aDownloadIsReportedWithItsBytes() async throws {
+    @Test(arguments: TestTransport.all)
+    func aDownloadIsReportedWithItsBytes(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/blob") { _ in .generated(count: 100_000) }
@@ -125,7 +130,7 @@ import Testing
             "metrics-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: destination) }
         let log = EventLog()
-        let client = EndpointClient(session: makeMiddlewareTestSession(), eventListener: log)
+        let client = transport.client(session: makeMiddlewareTestSession(), eventListener: log)
         try await Loopback.$baseURL.withValue(server.baseURL) {
             try await client.download(FileEndpoint("blob"), to: destination)
         }

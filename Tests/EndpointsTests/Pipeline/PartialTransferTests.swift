@@ -8,9 +8,10 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Issue 23: a body cut off part-way is `URLError.networkConnectionLost` on every path and
-/// platform (corelibs reports `URLError.unknown`, -1), with URLSession's error kept underneath, and
-/// ``RetryMiddleware`` retries it for idempotent requests. Over real loopback sockets.
+/// Issue 23: a body cut off part-way is `URLError.networkConnectionLost` on every path, platform
+/// and transport (corelibs reports `URLError.unknown`, -1), with URLSession's error kept underneath,
+/// and ``RetryMiddleware`` retries it for idempotent requests. Over real loopback sockets, through
+/// each transport.
 @Suite struct PartialTransferTests {
     /// The routes that drop the connection part-way: `/close-mid-body` (built in) declares
     /// `Content-Length: 1000` and sends 10 bytes; `/drop` sends one chunk of a chunked body.
@@ -26,60 +27,65 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("endpoints-partial-\(name)-\(UUID().uuidString)")
     }
 
-    @Test(arguments: cutOffRoutes)
-    func aBufferedBodyCutOffIsALostConnection(route: String) async throws {
+    @Test(arguments: cutOffRoutes, TestTransport.all)
+    func aBufferedBodyCutOffIsALostConnection(route: String, via transport: TestTransport) async throws {
         let server = try server()
         defer { server.stop() }
-        let error = try #require(await send(FileEndpoint(route), to: server).failure())
-        expectLostConnection(error)
+        let error = try #require(await send(FileEndpoint(route), to: server, via: transport).failure())
+        expectLostConnection(error, via: transport)
     }
 
-    @Test func anEventStreamCutOffIsALostConnection() async throws {
+    @Test(arguments: TestTransport.all)
+    func anEventStreamCutOffIsALostConnection(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/events") { _ in
             .streamed([Data("data: {\"n\":1}\n\n".utf8)], contentType: "text/event-stream", then: .drop)
         }
         try await Loopback.$baseURL.withValue(server.baseURL) {
-            var events = try await URLSession.shared.bytes(for: TickStream("events")).events.makeAsyncIterator()
+            var events = try await transport.client().bytes(for: TickStream("events")).events.makeAsyncIterator()
             #expect(try await events.next()?.data == #"{"n":1}"#)
             let error = await #expect(throws: TickStream.TaskError.self) { _ = try await events.next() }
-            expectLostConnection(error)
+            expectLostConnection(error, via: transport)
         }
     }
 
-    @Test func aJSONLinesStreamCutOffIsALostConnection() async throws {
+    @Test(arguments: TestTransport.all)
+    func aJSONLinesStreamCutOffIsALostConnection(via transport: TestTransport) async throws {
         let server = try server()
         defer { server.stop() }
         try await Loopback.$baseURL.withValue(server.baseURL) {
-            var lines = try await URLSession.shared.bytes(for: TickStream("drop")).lines.makeAsyncIterator()
+            var lines = try await transport.client().bytes(for: TickStream("drop")).lines.makeAsyncIterator()
             #expect(try await lines.next()?.n == 1)
             let error = await #expect(throws: TickStream.TaskError.self) { _ = try await lines.next() }
-            expectLostConnection(error)
+            expectLostConnection(error, via: transport)
         }
     }
 
-    /// With and without a progress closure: on Linux a delegate's download task and a
+    /// With and without a progress closure: on Linux's URLSession a delegate's download task and a
     /// completion-handler one.
-    @Test(arguments: cutOffRoutes, [false, true])
-    func aDownloadCutOffIsALostConnection(route: String, reportsProgress: Bool) async throws {
+    @Test(arguments: cutOffRoutes, TestTransport.all)
+    func aDownloadCutOffIsALostConnection(route: String, via transport: TestTransport) async throws {
         let server = try server()
         defer { server.stop() }
-        let file = temporaryFile("download")
-        defer { try? FileManager.default.removeItem(at: file) }
-        let reports = LockedBox(0)
-        let progress: (@Sendable (TransferProgress) -> Void)? =
-            reportsProgress ? { @Sendable _ in reports.mutate { $0 += 1 } } : nil
-        let error = await #expect(throws: FileEndpoint.TaskError.self) {
-            try await Loopback.$baseURL.withValue(server.baseURL) {
-                try await URLSession.shared.download(FileEndpoint(route), to: file, progress: progress)
+        for reportsProgress in [false, true] {
+            let file = temporaryFile("download")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let reports = LockedBox(0)
+            let progress: (@Sendable (TransferProgress) -> Void)? =
+                reportsProgress ? { @Sendable _ in reports.mutate { $0 += 1 } } : nil
+            let error = await #expect(throws: FileEndpoint.TaskError.self, "progress: \(reportsProgress)") {
+                try await Loopback.$baseURL.withValue(server.baseURL) {
+                    try await transport.client().download(FileEndpoint(route), to: file, progress: progress)
+                }
             }
+            expectLostConnection(error, via: transport)
+            #expect(!FileManager.default.fileExists(atPath: file.path))
         }
-        expectLostConnection(error)
-        #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
-    @Test func anUploadsResponseCutOffIsALostConnection() async throws {
+    @Test(arguments: TestTransport.all)
+    func anUploadsResponseCutOffIsALostConnection(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         // `UploadEndpoint` is `PUT /echo`; this route takes precedence over the built-in one.
@@ -91,22 +97,23 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         let error = await #expect(throws: UploadEndpoint.TaskError.self) {
             try await Loopback.$baseURL.withValue(server.baseURL) {
-                try await URLSession.shared.upload(UploadEndpoint(), fromFile: file)
+                try await transport.client().upload(UploadEndpoint(), fromFile: file)
             }
         }
-        expectLostConnection(error)
+        expectLostConnection(error, via: transport)
         #expect(server.requests.last?.body.count == 4096)
     }
 
     // MARK: Retries
 
-    @Test func anIdempotentGETIsRetriedAfterOneCutOff() async throws {
+    @Test(arguments: TestTransport.all)
+    func anIdempotentGETIsRetriedAfterOneCutOff(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let calls = MiddlewareRetryTests.script(
             server, "/flaky", [.streamed([Data("{\"ok\":".utf8)], then: .drop), .json(raw: #"{"ok":true}"#)])
         let clock = TestClock()
-        let data = try await makeMiddlewareTestSession().response(
+        let data = try await transport.client(session: makeMiddlewareTestSession()).response(
             with: MiddlewareGet("flaky"), environment: server.baseURL, middleware: [RetryMiddleware(clock: clock)])
         #expect(String(decoding: data, as: UTF8.self) == #"{"ok":true}"#)
         #expect(calls.withLock { $0 } == 2)
@@ -114,16 +121,17 @@ import Testing
         #expect(clock.slept.count == 1)
     }
 
-    @Test func aPOSTCutOffIsNotRetried() async throws {
+    @Test(arguments: TestTransport.all)
+    func aPOSTCutOffIsNotRetried(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let calls = MiddlewareRetryTests.script(server, "/drop", [.streamed([Data("{\"ok\":".utf8)], then: .drop)])
         let clock = TestClock()
         let error = await #expect(throws: MiddlewarePost.TaskError.self) {
-            try await makeMiddlewareTestSession().response(
+            try await transport.client(session: makeMiddlewareTestSession()).response(
                 with: MiddlewarePost("drop"), environment: server.baseURL, middleware: [RetryMiddleware(clock: clock)])
         }
-        expectLostConnection(error)
+        expectLostConnection(error, via: transport)
         #expect(calls.withLock { $0 } == 1)
         #expect(server.requestCount == 1)
         #expect(clock.slept.isEmpty)
@@ -206,9 +214,10 @@ import Testing
 }
 
 /// Records an issue unless `error` is `.urlLoadError(.networkConnectionLost)` with a failing URL
-/// and, on Linux, corelibs' own error (-1, curl's text) kept under `NSUnderlyingErrorKey`.
+/// and, on Linux, libcurl's words for it: through URLSession corelibs' own error (-1, curl's text)
+/// kept under `NSUnderlyingErrorKey`; through libcurl's transport in the description.
 private func expectLostConnection<E>(
-    _ error: EndpointTaskError<E>?, sourceLocation: SourceLocation = #_sourceLocation
+    _ error: EndpointTaskError<E>?, via transport: TestTransport, sourceLocation: SourceLocation = #_sourceLocation
 ) {
     guard case .urlLoadError(let urlError)? = error else {
         Issue.record(
@@ -220,9 +229,16 @@ private func expectLostConnection<E>(
     #expect(urlError.failingURL != nil, sourceLocation: sourceLocation)
     #if canImport(FoundationNetworking)
         let underlying = (urlError.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
-        #expect(underlying?.code == URLError.Code.unknown.rawValue, sourceLocation: sourceLocation)
-        #expect(
-            underlying?.localizedDescription.hasPrefix("transfer closed with ") == true, sourceLocation: sourceLocation)
         #expect(urlError.localizedDescription.contains("transfer closed with "), sourceLocation: sourceLocation)
+        switch transport {
+        case .urlSession:
+            #expect(underlying?.code == URLError.Code.unknown.rawValue, sourceLocation: sourceLocation)
+            #expect(
+                underlying?.localizedDescription.hasPrefix("transfer closed with ") == true,
+                sourceLocation: sourceLocation)
+        case .curl:
+            // libcurl's code is mapped where it is read: there is no other error to keep.
+            #expect(underlying == nil, sourceLocation: sourceLocation)
+        }
     #endif
 }

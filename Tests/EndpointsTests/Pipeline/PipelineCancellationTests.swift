@@ -14,10 +14,11 @@ import Testing
 /// response" stay distinguishable on a loaded machine, scaled by `ENDPOINTS_TEST_TIME_SCALE`.
 @Suite struct PipelineCancellationTests {
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Duration, ContinuousClock
-    @Test func cancellingTheTaskCancelsTheRequestPromptly() async throws {
+    @Test(arguments: TestTransport.all)
+    func cancellingTheTaskCancelsTheRequestPromptly(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let request = Task { await send(DelayEndpoint(milliseconds: 60_000), to: server) }
+        let request = Task { await send(DelayEndpoint(milliseconds: 60_000), to: server, via: transport) }
         try await waitForRequests(1, on: server)
         let clock = ContinuousClock()
         let cancelledAt = clock.now
@@ -29,48 +30,59 @@ import Testing
         #expect(elapsed < TestTiming.bound(.seconds(15)), "cancellation took \(elapsed)")
     }
 
-    @Test func aTaskCancelledBeforeSendingSendsNothing() async throws {
+    @Test(arguments: TestTransport.all)
+    func aTaskCancelledBeforeSendingSendsNothing(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let request = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return await send(EchoEndpoint(), to: server)
+            return await send(EchoEndpoint(), to: server, via: transport)
         }
         let error = try #require(await request.value.failure())
         #expect(error.isCancelled, "got \(error)")
         #expect(server.requestCount == 0)
     }
 
-    /// Through the default transport most of these wait in the per-host queue; this cancels them there.
-    @Test func twoHundredConcurrentCancelsThroughTheDefaultTransport() async throws {
+    /// Through each transport as it comes most of these wait in the per-host queue; this cancels
+    /// them there.
+    @Test(arguments: TestTransport.all)
+    func twoHundredConcurrentCancelsThroughTheDefaultTransport(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let outcomes = try await cancelMany(200, on: server, transport: nil)
+        let outcomes = try await cancelMany(200, on: server, via: transport, override: nil)
         #expect(outcomes.count == 200)
         #expect(outcomes.allSatisfy { $0.isCancelled })
     }
 
-    /// With no per-host limit every one of these is a live data task when it is cancelled.
-    @Test func twoHundredConcurrentCancelsOfLiveDataTasks() async throws {
+    /// With no per-host limit every one of these is a live data task (a live libcurl transfer) when
+    /// it is cancelled.
+    @Test(arguments: TestTransport.all)
+    func twoHundredConcurrentCancelsOfLiveDataTasks(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let unlimited = URLSessionTransport(session: .shared, maximumRequestsPerHost: nil)
-        let outcomes = try await cancelMany(200, on: server, transport: unlimited)
+        // libcurl's transport always has a limit: one of 200 lets every request through.
+        let unlimited =
+            transport == .urlSession
+            ? URLSessionTransport(session: .shared, maximumRequestsPerHost: nil)
+            : transport.transport(maximumRequestsPerHost: 200)
+        let outcomes = try await cancelMany(200, on: server, via: transport, override: unlimited)
         #expect(outcomes.count == 200)
         #expect(outcomes.allSatisfy { $0.isCancelled })
     }
 
     /// Starts `count` slow requests, waits until some reached the server, cancels them all.
+    /// Through `transport`, or `override` (a transport of the same kind with its own limit) instead.
     private func cancelMany(
         _ count: Int,
         on server: TestServer,
-        transport: (any HTTPTransport)?
+        via transport: TestTransport,
+        override: (any HTTPTransport)?
     ) async throws -> [EndpointTaskError<APIError>] {
         let group = Task {
-            await PipelineOverrides.$current.withValue(PipelineOverrides(transport: transport)) {
+            await PipelineOverrides.$current.withValue(PipelineOverrides(transport: override)) {
                 await withTaskGroup(of: Result<Echo, EndpointTaskError<APIError>>.self) { group in
                     for _ in 0..<count {
-                        group.addTask { await send(DelayEndpoint(milliseconds: 60_000), to: server) }
+                        group.addTask { await send(DelayEndpoint(milliseconds: 60_000), to: server, via: transport) }
                     }
                     var errors: [EndpointTaskError<APIError>] = []
                     for await result in group {
@@ -86,32 +98,39 @@ import Testing
     }
 
     /// corelibs truncates 0.5 s to 0, which means "no timeout": the request would wait for the
-    /// 60 s response. It must time out instead. No clock is read: racing it against a longer
+    /// 60 s response. It must time out instead, through each transport. No clock is read: racing it against a longer
     /// timeout failed on a loaded machine whenever the longer one's task was scheduled first.
-    @Test func fractionalTimeoutFailsAsTimedOut() async throws {
+    @Test(arguments: TestTransport.all)
+    func fractionalTimeoutFailsAsTimedOut(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let result = await send(
-            DelayEndpoint(milliseconds: 60_000), to: server, middleware: [TimeoutMiddleware(seconds: 0.5)])
+            DelayEndpoint(milliseconds: 60_000), to: server, via: transport,
+            middleware: [TimeoutMiddleware(seconds: 0.5)])
         let error = try #require(result.failure())
         #expect(error.urlErrorCode == .timedOut, "got \(error)")
     }
 
-    @Test func wholeSecondTimeoutIsLeftToURLSession() async throws {
+    /// Through URLSession, corelibs' own timeout (whole seconds) ends it; through libcurl's
+    /// transport, the transport's.
+    @Test(arguments: TestTransport.all)
+    func wholeSecondTimeoutIsLeftToURLSession(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let result = await send(
-            DelayEndpoint(milliseconds: 60_000), to: server, middleware: [TimeoutMiddleware(seconds: 1)])
+            DelayEndpoint(milliseconds: 60_000), to: server, via: transport, middleware: [TimeoutMiddleware(seconds: 1)]
+        )
         let error = try #require(result.failure())
         #expect(error.urlErrorCode == .timedOut, "got \(error)")
     }
 
-    @Test func aTimeoutLongerThanTheResponseDoesNotFire() async throws {
+    @Test(arguments: TestTransport.all)
+    func aTimeoutLongerThanTheResponseDoesNotFire(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let echo = try await send(
             DelayEndpoint(milliseconds: 50),
-            to: server,
+            to: server, via: transport,
             middleware: [TimeoutMiddleware(seconds: 20.5 * TestTiming.scale)]
         ).get()
         #expect(echo.path == "/delay/50")

@@ -7,9 +7,11 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// What reaches the server: no hidden retries, and a bounded number of connections per host.
+/// What reaches the server: no hidden retries, and a bounded number of connections per host,
+/// through each transport (a session's credential storage through URLSession's alone).
 @Suite struct PipelineConnectionTests {
-    @Test func unauthorizedReachesTheServerOnce() async throws {
+    @Test(arguments: TestTransport.all)
+    func unauthorizedReachesTheServerOnce(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/protected") { _ in
@@ -17,14 +19,15 @@ import Testing
             response.headers.append((name: "WWW-Authenticate", value: #"Basic realm="test""#))
             return response
         }
-        let error = try #require(await send(EchoEndpoint("protected"), to: server).failure())
+        let error = try #require(await send(EchoEndpoint("protected"), to: server, via: transport).failure())
         #expect(error.statusCode == 401)
         #expect(server.requestCount == 1)
         // The server's own head, not one made up for it (corelibs ends the task without it).
         #expect(error.httpResponse?.value(forHTTPHeaderField: "WWW-Authenticate") == #"Basic realm="test""#)
     }
 
-    /// A session whose credential storage holds a password for the realm still does not replay.
+    /// A session whose credential storage holds a password for the realm still does not replay (a
+    /// URLSession store: libcurl's transport has none).
     @Test func unauthorizedIsNotReplayedFromCredentialStorage() async throws {
         let server = try TestServer()
         defer { server.stop() }
@@ -57,17 +60,21 @@ import Testing
         return try await body(session)
     }
 
-    @Test func sixtyFourConcurrentRequestsShareAFewConnections() async throws {
+    @Test(arguments: TestTransport.all)
+    func sixtyFourConcurrentRequestsShareAFewConnections(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         // Four in flight, the limit for a fast host, pinned: a suite loading both cores can make
         // loopback look slow (which limit a host gets is tested in `HostLimiterTests`).
         let paths = await withOwnSession { session in
-            let four = PipelineOverrides(transport: URLSessionTransport(session: session, maximumRequestsPerHost: 4))
+            let four = PipelineOverrides(transport: transport.transport(session: session, maximumRequestsPerHost: 4))
             return await PipelineOverrides.$current.withValue(four) {
                 await withTaskGroup(of: String?.self) { group in
                     for _ in 0..<64 {
-                        group.addTask { try? await send(EchoEndpoint("echo"), to: server, session: session).get().path }
+                        group.addTask {
+                            try? await send(EchoEndpoint("echo"), to: server, session: session, via: transport).get()
+                                .path
+                        }
                     }
                     var paths: [String?] = []
                     for await path in group { paths.append(path) }
@@ -85,18 +92,21 @@ import Testing
     /// Sustained load is where URLSession on Linux churns connections beyond four requests in flight:
     /// four in flight, the pipeline's limit for a fast host, keep them. (Which limit a host gets is
     /// tested directly in `HostLimiterTests`: a suite loading both cores can make loopback look slow.)
-    @Test func sustainedLoadKeepsItsConnections() async throws {
+    @Test(arguments: TestTransport.all)
+    func sustainedLoadKeepsItsConnections(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let failures = await withOwnSession { session in
-            let four = PipelineOverrides(transport: URLSessionTransport(session: session, maximumRequestsPerHost: 4))
+            let four = PipelineOverrides(transport: transport.transport(session: session, maximumRequestsPerHost: 4))
             return await PipelineOverrides.$current.withValue(four) {
                 await withTaskGroup(of: Int.self) { group in
                     for _ in 0..<16 {
                         group.addTask {
                             var failures = 0
                             for _ in 0..<25 {
-                                if case .failure = await send(EchoEndpoint("echo"), to: server, session: session) {
+                                if case .failure = await send(
+                                    EchoEndpoint("echo"), to: server, session: session, via: transport)
+                                {
                                     failures += 1
                                 }
                             }
@@ -116,18 +126,19 @@ import Testing
     }
 
     /// Cancellations racing the moment a request joins the queue: each waiter is failed exactly once.
-    @Test func cancellationsRacingTheQueueEachEndOnce() async throws {
+    @Test(arguments: TestTransport.all)
+    func cancellationsRacingTheQueueEachEndOnce(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let limited = PipelineOverrides(transport: URLSessionTransport(session: .shared, maximumRequestsPerHost: 1))
+        let limited = PipelineOverrides(transport: transport.transport(maximumRequestsPerHost: 1))
         let errors = try await PipelineOverrides.$current.withValue(limited) {
             // Holds the only slot for the whole test; cancelled when the rounds are done.
-            let blocker = Task { await send(DelayEndpoint(milliseconds: 60_000), to: server) }
+            let blocker = Task { await send(DelayEndpoint(milliseconds: 60_000), to: server, via: transport) }
             defer { blocker.cancel() }
             try await waitForRequests(1, on: server)
             var errors: [EndpointTaskError<APIError>] = []
             for round in 0..<300 {
-                let queued = Task { await send(EchoEndpoint("echo"), to: server) }
+                let queued = Task { await send(EchoEndpoint("echo"), to: server, via: transport) }
                 if round % 3 == 1 { await Task.yield() }
                 if round % 3 == 2 { try await Task.sleep(nanoseconds: 10_000) }
                 queued.cancel()
@@ -141,30 +152,31 @@ import Testing
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Duration, ContinuousClock
-    @Test func aQueuedRequestIsCancellableWhileQueued() async throws {
+    @Test(arguments: TestTransport.all)
+    func aQueuedRequestIsCancellableWhileQueued(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         // The limit explicitly (it is the default only on Linux).
-        let limited = PipelineOverrides(transport: URLSessionTransport(session: .shared, maximumRequestsPerHost: 4))
+        let limited = PipelineOverrides(transport: transport.transport(maximumRequestsPerHost: 4))
         try await PipelineOverrides.$current.withValue(limited) {
-            try await cancelWhileQueued(on: server)
+            try await cancelWhileQueued(on: server, via: transport)
         }
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Duration, ContinuousClock
-    private func cancelWhileQueued(on server: TestServer) async throws {
+    private func cancelWhileQueued(on server: TestServer, via transport: TestTransport) async throws {
         // Four slow requests fill the per-host limit of four…
         let blockers = Task {
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<4 {
-                    group.addTask { _ = await send(DelayEndpoint(milliseconds: 60_000), to: server) }
+                    group.addTask { _ = await send(DelayEndpoint(milliseconds: 60_000), to: server, via: transport) }
                 }
             }
         }
         defer { blockers.cancel() }
         try await waitForRequests(4, on: server)
         // …so a fifth waits in the queue, where it is cancelled.
-        let queued = Task { await send(EchoEndpoint("echo"), to: server) }
+        let queued = Task { await send(EchoEndpoint("echo"), to: server, via: transport) }
         try await Task.sleep(nanoseconds: 100_000_000)
         let clock = ContinuousClock()
         let cancelledAt = clock.now

@@ -7,7 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Redirects follow the same rules on every platform; each test asserts on what the final server
+/// Redirects follow the same rules on every platform and through each transport; each test asserts on what the final server
 /// actually received.
 @Suite struct PipelineRedirectTests {
     /// Answers `path` on `server` with a redirect to `target`.
@@ -22,11 +22,12 @@ import Testing
 
     private let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie", "X-Api-Key"]
 
-    @Test func sameOriginRedirectKeepsCredentials() async throws {
+    @Test(arguments: TestTransport.all)
+    func sameOriginRedirectKeepsCredentials(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         redirect("/start", on: server, to: server.url("/echo/final"))
-        let echo = try await send(KeyedEchoEndpoint("start"), to: server).get()
+        let echo = try await send(KeyedEchoEndpoint("start"), to: server, via: transport).get()
         #expect(echo.path == "/echo/final")
         let final = try #require(server.requests.last)
         #expect(final.rawPath == "/echo/final")
@@ -36,7 +37,8 @@ import Testing
         #expect(final.header("X-Api-Key") == "declared-key")
     }
 
-    @Test func redirectToAnotherPortDropsCredentials() async throws {
+    @Test(arguments: TestTransport.all)
+    func redirectToAnotherPortDropsCredentials(via transport: TestTransport) async throws {
         let origin = try TestServer()
         let other = try TestServer()
         defer {
@@ -44,7 +46,7 @@ import Testing
             other.stop()
         }
         redirect("/start", on: origin, to: other.url("/echo/final"))
-        let echo = try await send(KeyedEchoEndpoint("start"), to: origin).get()
+        let echo = try await send(KeyedEchoEndpoint("start"), to: origin, via: transport).get()
         #expect(echo.path == "/echo/final")
         #expect(other.requestCount == 1)
         let final = try #require(other.requests.last)
@@ -54,11 +56,12 @@ import Testing
         #expect(final.header("X-Trace") == "trace-1", "a header that is not a credential is kept")
     }
 
-    @Test func redirectToAnotherHostNameDropsCredentials() async throws {
+    @Test(arguments: TestTransport.all)
+    func redirectToAnotherHostNameDropsCredentials(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         redirect("/start", on: server, to: viaLocalhost(server.url("/echo/final")))
-        _ = try await send(KeyedEchoEndpoint("start"), to: server).get()
+        _ = try await send(KeyedEchoEndpoint("start"), to: server, via: transport).get()
         let final = try #require(server.requests.last)
         #expect(final.rawPath == "/echo/final")
         #expect(final.header("Host")?.hasPrefix("localhost:") == true)
@@ -67,7 +70,8 @@ import Testing
         }
     }
 
-    @Test func perRequestAuthCredentialHeaderIsDroppedAcrossOrigins() async throws {
+    @Test(arguments: TestTransport.all)
+    func perRequestAuthCredentialHeaderIsDroppedAcrossOrigins(via transport: TestTransport) async throws {
         let origin = try TestServer()
         let other = try TestServer()
         defer {
@@ -77,12 +81,13 @@ import Testing
         redirect("/start", on: origin, to: other.url("/echo/final"))
         redirect("/start", on: other, to: other.url("/echo/final"))
         let auth = APIKeyAuth(key: "per-request-key")
-        _ = try await send(KeyedEchoEndpoint("start"), to: origin, auth: auth).get()
+        _ = try await send(KeyedEchoEndpoint("start"), to: origin, via: transport, auth: auth).get()
         #expect(origin.requests.last?.header("X-Api-Key") == "per-request-key")
         #expect(other.requests.last?.header("X-Api-Key") == nil)
     }
 
-    @Test func droppedCredentialsStayDroppedBackOnTheOriginalOrigin() async throws {
+    @Test(arguments: TestTransport.all)
+    func droppedCredentialsStayDroppedBackOnTheOriginalOrigin(via transport: TestTransport) async throws {
         let origin = try TestServer()
         let other = try TestServer()
         defer {
@@ -91,7 +96,7 @@ import Testing
         }
         redirect("/start", on: origin, to: other.url("/bounce"))
         redirect("/bounce", on: other, to: origin.url("/echo/final"))
-        let echo = try await send(KeyedEchoEndpoint("start"), to: origin).get()
+        let echo = try await send(KeyedEchoEndpoint("start"), to: origin, via: transport).get()
         #expect(echo.path == "/echo/final")
         #expect(origin.requests.map(\.rawPath) == ["/start", "/echo/final"])
         let final = try #require(origin.requests.last)
@@ -100,12 +105,12 @@ import Testing
         }
     }
 
-    @Test(arguments: [301, 302, 303])
-    func postBecomesGetWithoutBody(status: Int) async throws {
+    @Test(arguments: [301, 302, 303], TestTransport.all)
+    func postBecomesGetWithoutBody(status: Int, via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         redirect("/start", on: server, to: server.url("/echo/final"), status: status)
-        let echo = try await send(KeyedPostEndpoint("start"), to: server).get()
+        let echo = try await send(KeyedPostEndpoint("start"), to: server, via: transport).get()
         #expect(echo.method == "GET")
         let first = try #require(server.requests.first)
         #expect(first.method == "POST")
@@ -118,8 +123,8 @@ import Testing
         #expect(final.header("Authorization") != nil, "same origin keeps credentials")
     }
 
-    @Test(arguments: [307, 308])
-    func methodAndBodySurvive(status: Int) async throws {
+    @Test(arguments: [307, 308], TestTransport.all)
+    func methodAndBodySurvive(status: Int, via transport: TestTransport) async throws {
         let origin = try TestServer()
         let other = try TestServer()
         defer {
@@ -127,7 +132,7 @@ import Testing
             other.stop()
         }
         redirect("/start", on: origin, to: other.url("/echo/final"), status: status)
-        let echo = try await send(KeyedPostEndpoint("start"), to: origin).get()
+        let echo = try await send(KeyedPostEndpoint("start"), to: origin, via: transport).get()
         #expect(echo.method == "POST")
         #expect(echo.body == #"{"name":"Ada"}"#)
         let final = try #require(other.requests.last)

@@ -7,8 +7,9 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// `timeoutInterval` is an idle timeout on every platform; ``DeadlineMiddleware`` bounds the whole
-/// exchange; a session's fractional `timeoutIntervalForRequest` is honoured on Linux too.
+/// `timeoutInterval` is an idle timeout on every platform and through each transport;
+/// ``DeadlineMiddleware`` bounds the whole exchange; a session's fractional
+/// `timeoutIntervalForRequest` is honoured on Linux too (a URLSession setting: URLSession alone).
 @Suite(.timingBound) struct TimeoutSemanticsTests {
     /// `GET /{route}` as raw bytes.
     struct RawEndpoint: Endpoint {
@@ -25,35 +26,41 @@ import Testing
         server.route("/trickle") { _ in .streamed(chunks, pause: .milliseconds(pause)) }
     }
 
-    @Test func aFractionalTimeoutIsIdleSoASteadyTrickleCompletes() async throws {
+    @Test(arguments: TestTransport.all)
+    func aFractionalTimeoutIsIdleSoASteadyTrickleCompletes(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         // A byte every 100 ms for 10 s in all, under an 8.5 s idle timeout (generous for a loaded
         // machine's late first byte, and scaled under sanitizers): a total deadline would cut it off.
         trickle(server, every: 100, count: 100)
         let data = try await send(
-            RawEndpoint("trickle"), to: server,
+            RawEndpoint("trickle"), to: server, via: transport,
             middleware: [TimeoutMiddleware(seconds: 8.5 * TestTiming.scale)]
         ).get()
         #expect(data.count == 100)
     }
 
-    @Test func aFractionalTimeoutStillCatchesAStall() async throws {
+    @Test(arguments: TestTransport.all)
+    func aFractionalTimeoutStillCatchesAStall(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let error = try #require(
-            await send(DelayEndpoint(milliseconds: 60_000), to: server, middleware: [TimeoutMiddleware(seconds: 0.5)])
-                .failure())
+            await send(
+                DelayEndpoint(milliseconds: 60_000), to: server, via: transport,
+                middleware: [TimeoutMiddleware(seconds: 0.5)]
+            )
+            .failure())
         #expect(error.urlErrorCode == .timedOut, "got \(error)")
     }
 
-    @Test func aDeadlineBoundsTheWholeExchangeHoweverSteadyTheBytes() async throws {
+    @Test(arguments: TestTransport.all)
+    func aDeadlineBoundsTheWholeExchangeHoweverSteadyTheBytes(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         trickle(server, every: 1000)  // 12 s in all, never idle for more than a second
         let error = try #require(
             await send(
-                RawEndpoint("trickle"), to: server,
+                RawEndpoint("trickle"), to: server, via: transport,
                 middleware: [DeadlineMiddleware(seconds: 0.5), TimeoutMiddleware(seconds: 5)]
             ).failure())
         #expect(error.urlErrorCode == .timedOut, "got \(error)")

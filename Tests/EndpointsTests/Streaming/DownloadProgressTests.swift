@@ -22,6 +22,10 @@ import Testing
         /// A transport that receives the body into a file itself and reports its progress to the
         /// call's `DownloadSink`, as a transport on another HTTP stack (libcurl) does.
         case receivesTheBodyItself
+        #if canImport(FoundationNetworking)
+            /// libcurl's transport (`EndpointClient()`'s default on Linux).
+            case curl
+        #endif
 
         var testDescription: String { rawValue }
     }
@@ -58,6 +62,10 @@ import Testing
             case .receivesTheBodyItself:
                 try await EndpointClient(transport: SpoolingTransport())
                     .download(FileEndpoint("paced"), to: file, progress: progress)
+            #if canImport(FoundationNetworking)
+                case .curl:
+                    try await TestTransport.curl.client().download(FileEndpoint("paced"), to: file, progress: progress)
+            #endif
             }
         }
 

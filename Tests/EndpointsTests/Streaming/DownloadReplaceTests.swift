@@ -59,8 +59,8 @@ import Testing
             sourceLocation: sourceLocation)
     }
 
-    @Test(arguments: [false, true])
-    func anExistingFileIsReplacedByTheNewBody(withProgress: Bool) async throws {
+    @Test(arguments: [false, true], TestTransport.all)
+    func anExistingFileIsReplacedByTheNewBody(withProgress: Bool, via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let count = 1 << 20
@@ -69,7 +69,7 @@ import Testing
         defer { scratch.remove() }
         let reports = LockedBox<[TransferProgress]>([])
         let response = try await Loopback.$baseURL.withValue(server.baseURL) {
-            try await URLSession.shared.download(
+            try await transport.client().download(
                 FileEndpoint("file"), to: scratch.destination, progress: Self.progress(withProgress, into: reports))
         }
         #expect(response.statusCode == 200)
@@ -82,8 +82,9 @@ import Testing
 
     /// A destination on another file system than the system's temporary directory, where Linux's
     /// download task spools the body: the body is copied beside the destination, then renamed.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/shm")), arguments: [false, true])
-    func anExistingFileOnAnotherFileSystemIsReplaced(withProgress: Bool) async throws {
+    @Test(
+        .enabled(if: FileManager.default.fileExists(atPath: "/dev/shm")), arguments: [false, true], TestTransport.all)
+    func anExistingFileOnAnotherFileSystemIsReplaced(withProgress: Bool, via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let count = 256 << 10
@@ -92,7 +93,7 @@ import Testing
         defer { scratch.remove() }
         let reports = LockedBox<[TransferProgress]>([])
         try await Loopback.$baseURL.withValue(server.baseURL) {
-            try await URLSession.shared.download(
+            try await transport.client().download(
                 FileEndpoint("file"), to: scratch.destination, progress: Self.progress(withProgress, into: reports))
         }
         Self.expectGenerated(try Data(contentsOf: scratch.destination), count: count)
@@ -100,7 +101,8 @@ import Testing
     }
 
     /// The replacement keeps the permissions of the file it replaces.
-    @Test func theReplacedFileKeepsItsPermissions() async throws {
+    @Test(arguments: TestTransport.all)
+    func theReplacedFileKeepsItsPermissions(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/file") { _ in .generated(count: 1024) }
@@ -108,7 +110,7 @@ import Testing
         defer { scratch.remove() }
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: scratch.destination.path)
         try await Loopback.$baseURL.withValue(server.baseURL) {
-            try await URLSession.shared.download(FileEndpoint("file"), to: scratch.destination)
+            try await transport.client().download(FileEndpoint("file"), to: scratch.destination)
         }
         let attributes = try FileManager.default.attributesOfItem(atPath: scratch.destination.path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
@@ -116,8 +118,8 @@ import Testing
     }
 
     /// A 404's error body is decoded and thrown; it is neither written nor reported as progress.
-    @Test(arguments: [false, true])
-    func aNotFoundLeavesTheFileAndReportsNoProgress(withProgress: Bool) async throws {
+    @Test(arguments: [false, true], TestTransport.all)
+    func aNotFoundLeavesTheFileAndReportsNoProgress(withProgress: Bool, via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let scratch = try Scratch()
@@ -126,7 +128,7 @@ import Testing
         let reports = LockedBox<[TransferProgress]>([])
         let error = await #expect(throws: FileEndpoint.TaskError.self) {
             try await Loopback.$baseURL.withValue(server.baseURL) {
-                try await URLSession.shared.download(
+                try await transport.client().download(
                     FileEndpoint("missing"), to: scratch.destination,
                     progress: Self.progress(withProgress, into: reports))
             }
@@ -143,8 +145,8 @@ import Testing
 
     /// A body cut off mid-way: a `Content-Length` the server does not reach, and a chunked body
     /// whose connection closes before its last chunk.
-    @Test(arguments: [false, true])
-    func aDroppedConnectionLeavesTheFile(withProgress: Bool) async throws {
+    @Test(arguments: [false, true], TestTransport.all)
+    func aDroppedConnectionLeavesTheFile(withProgress: Bool, via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/drops") { _ in .streamed([Data(repeating: 7, count: 64 << 10)], then: .drop) }
@@ -155,7 +157,7 @@ import Testing
             let reports = LockedBox<[TransferProgress]>([])
             let error = await #expect(throws: FileEndpoint.TaskError.self, "\(route)") {
                 try await Loopback.$baseURL.withValue(server.baseURL) {
-                    try await URLSession.shared.download(
+                    try await transport.client().download(
                         FileEndpoint(route), to: scratch.destination,
                         progress: Self.progress(withProgress, into: reports))
                 }
@@ -167,8 +169,8 @@ import Testing
 
     /// A body that stalls: the idle timeout ends it (corelibs' own without progress on Linux, the
     /// transport's watchdog with it).
-    @Test(arguments: [false, true])
-    func aTimeoutLeavesTheFile(withProgress: Bool) async throws {
+    @Test(arguments: [false, true], TestTransport.all)
+    func aTimeoutLeavesTheFile(withProgress: Bool, via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/stalls") { _ in .streamed([Data(repeating: 7, count: 1024)], then: .stall) }
@@ -178,7 +180,7 @@ import Testing
         let reports = LockedBox<[TransferProgress]>([])
         let error = await #expect(throws: FileEndpoint.TaskError.self) {
             try await Loopback.$baseURL.withValue(server.baseURL) {
-                try await URLSession.shared.download(
+                try await transport.client().download(
                     FileEndpoint("stalls"), to: scratch.destination, middleware: [TimeoutMiddleware(seconds: 1)],
                     progress: Self.progress(withProgress, into: reports))
             }
@@ -188,8 +190,8 @@ import Testing
     }
 
     /// Cancelled while the server holds the rest of the body.
-    @Test(arguments: [false, true])
-    func aCancelLeavesTheFile(withProgress: Bool) async throws {
+    @Test(arguments: [false, true], TestTransport.all)
+    func aCancelLeavesTheFile(withProgress: Bool, via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let received = AsyncStream<Void>.makeStream()
@@ -204,7 +206,7 @@ import Testing
         let progress = Self.progress(withProgress, into: reports)
         let download = Task {
             try await Loopback.$baseURL.withValue(server.baseURL) {
-                try await URLSession.shared.download(
+                try await transport.client().download(
                     FileEndpoint("stalls"), to: scratch.destination, progress: progress)
             }
         }
@@ -218,6 +220,8 @@ import Testing
         }
         try scratch.expectUntouched(inode: inode)
     }
+
+    // MARK: Destinations that fail before the transport is called: one transport is enough.
 
     /// A destination that is a directory fails before anything is sent, naming the path.
     @Test(arguments: [false, true])

@@ -65,7 +65,8 @@ struct CursorItems: PaginatedEndpoint {
         FileManager.default.temporaryDirectory.appendingPathComponent("endpoints-\(name)-\(UUID().uuidString)")
     }
 
-    @Test func aDownloadGoesToTheFileWithProgress() async throws {
+    @Test(arguments: TestTransport.all)
+    func aDownloadGoesToTheFileWithProgress(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let count = 3 << 20
@@ -74,7 +75,7 @@ struct CursorItems: PaginatedEndpoint {
         defer { try? FileManager.default.removeItem(at: file) }
         let reports = LockedBox<[TransferProgress]>([])
         let response = try await Loopback.$baseURL.withValue(server.baseURL) {
-            try await URLSession.shared.download(FileEndpoint("file"), to: file) { progress in
+            try await transport.client().download(FileEndpoint("file"), to: file) { progress in
                 reports.mutate { $0.append(progress) }
             }
         }
@@ -89,7 +90,8 @@ struct CursorItems: PaginatedEndpoint {
         #expect(reports.value.count <= 101)
     }
 
-    @Test func aFailedDownloadLeavesTheDestinationAlone() async throws {
+    @Test(arguments: TestTransport.all)
+    func aFailedDownloadLeavesTheDestinationAlone(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let file = temporaryFile()
@@ -97,7 +99,7 @@ struct CursorItems: PaginatedEndpoint {
         defer { try? FileManager.default.removeItem(at: file) }
         let error = await #expect(throws: FileEndpoint.TaskError.self) {
             try await Loopback.$baseURL.withValue(server.baseURL) {
-                try await URLSession.shared.download(FileEndpoint("close-mid-body"), to: file)
+                try await transport.client().download(FileEndpoint("close-mid-body"), to: file)
             }
         }
         #expect(error?.urlErrorCode == .networkConnectionLost)
@@ -110,8 +112,10 @@ struct CursorItems: PaginatedEndpoint {
     /// With a progress closure, the first report says the body is arriving (the body pauses after
     /// its first 64 KiB, so that much is reported); without one, the server's answer does. Either
     /// way cancelling stops the download at once and leaves nothing behind.
-    @Test(arguments: [true, false])
-    func cancellingADownloadMidBodyStopsItAndLeavesNoFile(withProgress: Bool) async throws {
+    @Test(arguments: [true, false], TestTransport.all)
+    func cancellingADownloadMidBodyStopsItAndLeavesNoFile(withProgress: Bool, via transport: TestTransport)
+        async throws
+    {
         let waitsForProgress = withProgress
         let server = try TestServer()
         defer { server.stop() }
@@ -125,7 +129,7 @@ struct CursorItems: PaginatedEndpoint {
             withProgress ? { @Sendable _ in if waitsForProgress { started.continuation.yield() } } : nil
         let download = Task {
             try await Loopback.$baseURL.withValue(server.baseURL) {
-                try await URLSession.shared.download(FileEndpoint("stalls"), to: file, progress: progress)
+                try await transport.client().download(FileEndpoint("stalls"), to: file, progress: progress)
             }
         }
         var events = started.stream.makeAsyncIterator()
@@ -142,16 +146,17 @@ struct CursorItems: PaginatedEndpoint {
         #expect(leftovers.isEmpty)
     }
 
-    /// Without a progress closure and with a whole-second timeout, corelibs' own idle timeout
-    /// ends a stalled Linux download.
-    @Test func aDownloadWithoutProgressThatStallsTimesOut() async throws {
+    /// Without a progress closure and with a whole-second timeout (corelibs' own idle timeout ends
+    /// a stalled Linux URLSession download), a stalled download times out.
+    @Test(arguments: TestTransport.all)
+    func aDownloadWithoutProgressThatStallsTimesOut(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/stalls") { _ in .streamed([Data(repeating: 7, count: 1024)], then: .stall) }
         let file = temporaryFile()
         let error = await #expect(throws: FileEndpoint.TaskError.self) {
             try await Loopback.$baseURL.withValue(server.baseURL) {
-                try await URLSession.shared.download(
+                try await transport.client().download(
                     FileEndpoint("stalls"), to: file, middleware: [TimeoutMiddleware(seconds: 2)])
             }
         }
@@ -159,7 +164,8 @@ struct CursorItems: PaginatedEndpoint {
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
-    @Test func aDownloadWithoutProgressFollowsRedirectsAndKeepsItsBody() async throws {
+    @Test(arguments: TestTransport.all)
+    func aDownloadWithoutProgressFollowsRedirectsAndKeepsItsBody(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let count = 1 << 20
@@ -168,7 +174,7 @@ struct CursorItems: PaginatedEndpoint {
         let file = temporaryFile()
         defer { try? FileManager.default.removeItem(at: file) }
         let response = try await Loopback.$baseURL.withValue(server.baseURL) {
-            try await URLSession.shared.download(FileEndpoint("moved"), to: file)
+            try await transport.client().download(FileEndpoint("moved"), to: file)
         }
         #expect(response.statusCode == 200)
         #expect(response.url?.path == "/file")
@@ -177,7 +183,8 @@ struct CursorItems: PaginatedEndpoint {
         #expect(data.enumerated().allSatisfy { $0.element == UInt8(truncatingIfNeeded: $0.offset) })
     }
 
-    @Test func aDownloadThatStallsMidBodyHitsTheIdleTimeout() async throws {
+    @Test(arguments: TestTransport.all)
+    func aDownloadThatStallsMidBodyHitsTheIdleTimeout(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/stalls") { _ in .streamed([Data(repeating: 7, count: 1024)], then: .stall) }
@@ -185,7 +192,7 @@ struct CursorItems: PaginatedEndpoint {
         let written = LockedBox<Int64>(0)
         let error = await #expect(throws: FileEndpoint.TaskError.self) {
             try await Loopback.$baseURL.withValue(server.baseURL) {
-                try await URLSession.shared.download(
+                try await transport.client().download(
                     FileEndpoint("stalls"), to: file, middleware: [TimeoutMiddleware(seconds: 8 * TestTiming.scale)]
                 ) { progress in written.mutate { $0 = progress.completedBytes } }
             }
@@ -198,13 +205,14 @@ struct CursorItems: PaginatedEndpoint {
 
     /// With a progress closure (on Linux a delegate's download task), the error body is still
     /// decoded as the endpoint's `ErrorResponse`.
-    @Test func aNon2xxDownloadWithProgressThrowsTheDecodedErrorBody() async throws {
+    @Test(arguments: TestTransport.all)
+    func aNon2xxDownloadWithProgressThrowsTheDecodedErrorBody(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let file = temporaryFile()
         let error = await #expect(throws: FileEndpoint.TaskError.self) {
             try await Loopback.$baseURL.withValue(server.baseURL) {
-                try await URLSession.shared.download(FileEndpoint("missing"), to: file) { _ in }
+                try await transport.client().download(FileEndpoint("missing"), to: file) { _ in }
             }
         }
         guard case .errorResponse(let response, let body) = error else {
@@ -216,8 +224,8 @@ struct CursorItems: PaginatedEndpoint {
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
-    @Test(arguments: [false, true])
-    func anEmptyBodyDownloadsAsAnEmptyFile(withProgress: Bool) async throws {
+    @Test(arguments: [false, true], TestTransport.all)
+    func anEmptyBodyDownloadsAsAnEmptyFile(withProgress: Bool, via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/empty") { _ in TestServer.Response(status: 200) }
@@ -226,26 +234,28 @@ struct CursorItems: PaginatedEndpoint {
         var progress: (@Sendable (TransferProgress) -> Void)?
         if withProgress { progress = { _ in } }
         let response = try await Loopback.$baseURL.withValue(server.baseURL) {
-            try await URLSession.shared.download(FileEndpoint("empty"), to: file, progress: progress)
+            try await transport.client().download(FileEndpoint("empty"), to: file, progress: progress)
         }
         #expect(response.statusCode == 200)
         #expect(try Data(contentsOf: file).isEmpty)
     }
 
-    @Test func aNon2xxDownloadThrowsTheErrorResponseAndWritesNothing() async throws {
+    @Test(arguments: TestTransport.all)
+    func aNon2xxDownloadThrowsTheErrorResponseAndWritesNothing(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let file = temporaryFile()
         let error = await #expect(throws: FileEndpoint.TaskError.self) {
             try await Loopback.$baseURL.withValue(server.baseURL) {
-                try await URLSession.shared.download(FileEndpoint("missing"), to: file)
+                try await transport.client().download(FileEndpoint("missing"), to: file)
             }
         }
         #expect(error?.statusCode == 404)
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
-    @Test func anUploadSendsTheFileWithProgress() async throws {
+    @Test(arguments: TestTransport.all)
+    func anUploadSendsTheFileWithProgress(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let file = temporaryFile("upload")
@@ -254,7 +264,7 @@ struct CursorItems: PaginatedEndpoint {
         defer { try? FileManager.default.removeItem(at: file) }
         let reports = LockedBox<[TransferProgress]>([])
         let echo = try await Loopback.$baseURL.withValue(server.baseURL) {
-            try await URLSession.shared.upload(UploadEndpoint(), fromFile: file) { progress in
+            try await transport.client().upload(UploadEndpoint(), fromFile: file) { progress in
                 reports.mutate { $0.append(progress) }
             }
         }
@@ -268,17 +278,20 @@ struct CursorItems: PaginatedEndpoint {
                 == TransferProgress(completedBytes: Int64(contents.count), totalBytes: Int64(contents.count)))
     }
 
-    @Test func aMissingUploadFileFailsBeforeSending() async throws {
+    @Test(arguments: TestTransport.all)
+    func aMissingUploadFileFailsBeforeSending(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let error = await #expect(throws: UploadEndpoint.TaskError.self) {
             try await Loopback.$baseURL.withValue(server.baseURL) {
-                try await URLSession.shared.upload(UploadEndpoint(), fromFile: temporaryFile("absent"))
+                try await transport.client().upload(UploadEndpoint(), fromFile: temporaryFile("absent"))
             }
         }
         #expect(error?.urlErrorCode == .cannotOpenFile)
         #expect(server.requestCount == 0)
     }
+
+    // MARK: Pages: how the pipeline follows them, the same whatever sends each page (one transport).
 
     @Test func pagesFollowLinkHeaders() async throws {
         let server = try TestServer()

@@ -37,12 +37,13 @@ struct UploadSourceFailed: Error {}
         }
     }
 
-    @Test func chunksAreSentWholeWithTheirLengthAndProgress() async throws {
+    @Test(arguments: TestTransport.all)
+    func chunksAreSentWholeWithTheirLengthAndProgress(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let reports = LockedBox<[TransferProgress]>([])
         let echo = try await Loopback.$baseURL.withValue(server.baseURL) {
-            try await URLSession.shared.upload(UploadEndpoint(), from: Self.chunks(of: Self.contents)) {
+            try await transport.client().upload(UploadEndpoint(), from: Self.chunks(of: Self.contents)) {
                 progress in reports.mutate { $0.append(progress) }
             }
         }
@@ -53,7 +54,8 @@ struct UploadSourceFailed: Error {}
         #expect(reports.value.last == TransferProgress(completedBytes: total, totalBytes: total))
     }
 
-    @Test func singleBytesAreSentToo() async throws {
+    @Test(arguments: TestTransport.all)
+    func singleBytesAreSentToo(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let bytes = AsyncStream<UInt8> { continuation in
@@ -61,12 +63,13 @@ struct UploadSourceFailed: Error {}
             continuation.finish()
         }
         _ = try await Loopback.$baseURL.withValue(server.baseURL) {
-            try await EndpointClient(session: .shared).upload(UploadEndpoint(), from: bytes)
+            try await transport.client().upload(UploadEndpoint(), from: bytes)
         }
         #expect(server.requests.last?.body == Self.contents)
     }
 
-    @Test func aRetrySendsTheWholeBodyAgain() async throws {
+    @Test(arguments: TestTransport.all)
+    func aRetrySendsTheWholeBodyAgain(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let attempts = LockedBox(0)
@@ -78,12 +81,14 @@ struct UploadSourceFailed: Error {}
             return .json(ReceivedBody(bytes: request.body.count))
         }
         let received = try await Loopback.$baseURL.withValue(server.baseURL) {
-            try await URLSession.shared.upload(
+            try await transport.client().upload(
                 FlakyUpload(), from: Self.chunks(of: Self.contents), middleware: [RetryMiddleware(seed: 1)])
         }
         #expect(received == ReceivedBody(bytes: Self.contents.count))
         #expect(server.requests.map(\.body) == [Self.contents, Self.contents])
     }
+
+    // MARK: A sequence that fails while it is spooled, before the transport is called: one transport.
 
     @Test func aFailingSequenceSendsNothing() async throws {
         let server = try TestServer()

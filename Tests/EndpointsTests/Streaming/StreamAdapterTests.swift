@@ -24,7 +24,8 @@ import Testing
         return values
     }
 
-    @Test func reconnectingEventsDecodedAsValuesReconnectWithTheLastEventID() async throws {
+    @Test(arguments: TestTransport.all)
+    func reconnectingEventsDecodedAsValuesReconnectWithTheLastEventID(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let seen = LockedBox<[String?]>([])
@@ -42,36 +43,38 @@ import Testing
         }
         let policy = ReconnectionPolicy(delay: 0.01, maximumDelay: 0.05, maximumAttempts: 3)
         let ticks = try await run(server) {
-            try await Self.readAll(URLSession.shared.bytes(for: TickStream("sse")).events.reconnecting(policy).values)
+            try await Self.readAll(transport.client().bytes(for: TickStream("sse")).events.reconnecting(policy).values)
         }
         #expect(ticks.map(\.n) == [1, 2])
         #expect(seen.value == [nil, "1", "2"])
     }
 
-    @Test func everyAdapterThrowsTheEndpointsTypedError() async throws {
+    @Test(arguments: TestTransport.all)
+    func everyAdapterThrowsTheEndpointsTypedError(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/sse") { _ in
             .streamed([Data("data: {\"n\":1}\n\ndata: {\"n\":".utf8)], contentType: "text/event-stream", then: .drop)
         }
         try await run(server) {
-            let events = try await URLSession.shared.bytes(for: TickStream("sse")).events
+            let events = try await transport.client().bytes(for: TickStream("sse")).events
             let error = await #expect(throws: TickStream.TaskError.self) { _ = try await Self.readAll(events) }
             #expect(error?.urlErrorCode == .networkConnectionLost, "got \(String(describing: error))")
-            let values = try await URLSession.shared.bytes(for: TickStream("sse")).events.values
+            let values = try await transport.client().bytes(for: TickStream("sse")).events.values
             let valuesError = await #expect(throws: TickStream.TaskError.self) { _ = try await Self.readAll(values) }
             #expect(valuesError?.stage == .transport)
         }
     }
 
-    @Test func theChunksOfAStreamAreItsBodyAsItArrived() async throws {
+    @Test(arguments: TestTransport.all)
+    func theChunksOfAStreamAreItsBodyAsItArrived(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let chunks = ["{\"n\":1}\n", "{\"n\":2}\n"].map { Data($0.utf8) }
         server.route("/lines") { _ in .streamed(chunks, pause: .milliseconds(5), contentType: "application/x-ndjson") }
         let (bytes, ticks) = try await run(server) {
-            let bytes = try await Self.readAll(URLSession.shared.bytes(for: TickStream("lines")))
-            let ticks = try await Self.readAll(URLSession.shared.bytes(for: TickStream("lines")).lines)
+            let bytes = try await Self.readAll(transport.client().bytes(for: TickStream("lines")))
+            let ticks = try await Self.readAll(transport.client().bytes(for: TickStream("lines")).lines)
             return (bytes, ticks)
         }
         #expect(bytes.reduce(Data(), +) == chunks.reduce(Data(), +))

@@ -91,7 +91,8 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         try await Loopback.$baseURL.withValue(server.baseURL) { try await body() }
     }
 
-    @Test func eventsArriveTypedAndInOrder() async throws {
+    @Test(arguments: TestTransport.all)
+    func eventsArriveTypedAndInOrder(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let chunks = [
@@ -102,7 +103,7 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         }
         let events = try await run(server) {
             var events: [ServerSentEvent] = []
-            let stream = try await URLSession.shared.bytes(for: TickStream("sse")).events
+            let stream = try await transport.client().bytes(for: TickStream("sse")).events
             #expect(stream.response.value(forHTTPHeaderField: "Content-Type") == "text/event-stream")
             for try await event in stream { events.append(event) }
             return events
@@ -114,7 +115,8 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
             ])
     }
 
-    @Test func eventValuesDecodeEachEventsData() async throws {
+    @Test(arguments: TestTransport.all)
+    func eventValuesDecodeEachEventsData(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/sse") { _ in
@@ -122,7 +124,7 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         }
         let values = try await run(server) {
             var values: [Tick] = []
-            for try await value in try await URLSession.shared.bytes(for: TickStream("sse")).events.values {
+            for try await value in try await transport.client().bytes(for: TickStream("sse")).events.values {
                 values.append(value)
             }
             return values
@@ -131,7 +133,8 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
     }
 
     /// Every chunk is one byte, so events and UTF-8 sequences are split at every boundary on the wire.
-    @Test func oneByteChunksSplitEventsAndUTF8Everywhere() async throws {
+    @Test(arguments: TestTransport.all)
+    func oneByteChunksSplitEventsAndUTF8Everywhere(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let text = "\u{FEFF}data: größe 日本 🎉\r\n\r\nevent: e\rdata: ✓\r\rdata: {\"n\":3}\n\n"
@@ -140,7 +143,7 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         }
         let events = try await run(server) {
             var events: [ServerSentEvent] = []
-            for try await event in try await URLSession.shared.bytes(for: TickStream("bytes-sse")).events {
+            for try await event in try await transport.client().bytes(for: TickStream("bytes-sse")).events {
                 events.append(event)
             }
             return events
@@ -149,7 +152,8 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         #expect(events.map(\.type) == ["message", "e", "message"])
     }
 
-    @Test func jsonLinesDecodeLineByLine() async throws {
+    @Test(arguments: TestTransport.all)
+    func jsonLinesDecodeLineByLine(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let body = "{\"n\":1}\r\n\n{\"n\":2,\"text\":\"é\"}\n{\"n\":3}"
@@ -158,7 +162,7 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         }
         let values = try await run(server) {
             var values: [Tick] = []
-            for try await value in try await URLSession.shared.bytes(for: TickStream("ndjson")).lines {
+            for try await value in try await transport.client().bytes(for: TickStream("ndjson")).lines {
                 values.append(value)
             }
             return values
@@ -166,12 +170,13 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         #expect(values == [Tick(n: 1, text: nil), Tick(n: 2, text: "é"), Tick(n: 3, text: nil)])
     }
 
-    @Test func aLineThatDoesNotDecodeEndsTheStreamWithItsBytes() async throws {
+    @Test(arguments: TestTransport.all)
+    func aLineThatDoesNotDecodeEndsTheStreamWithItsBytes(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/bad") { _ in .streamed([Data("{\"n\":1}\n{\"n\":\"x\"}\n{\"n\":3}\n".utf8)]) }
         try await run(server) {
-            let stream = try await URLSession.shared.bytes(for: TickStream("bad")).lines
+            let stream = try await transport.client().bytes(for: TickStream("bad")).lines
             var iterator = stream.makeAsyncIterator()
             #expect(try await iterator.next()?.n == 1)
             let error = await #expect(throws: TickStream.TaskError.self) { _ = try await iterator.next() }
@@ -186,13 +191,14 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         }
     }
 
-    @Test func aNon2xxAnswerIsDecodedAsTheErrorResponse() async throws {
+    @Test(arguments: TestTransport.all)
+    func aNon2xxAnswerIsDecodedAsTheErrorResponse(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/limited") { _ in .json(raw: #"{"code": 429, "message": "status code"}"#, status: 429) }
         await run(server) {
             let error = await #expect(throws: TickStream.TaskError.self) {
-                _ = try await URLSession.shared.bytes(for: TickStream("limited")).events
+                _ = try await transport.client().bytes(for: TickStream("limited")).events
             }
             guard case .errorResponse(let response, let body) = error else {
                 Issue.record("expected .errorResponse, got \(String(describing: error))")
@@ -203,7 +209,8 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         }
     }
 
-    @Test func a401IsRefreshedBeforeTheBodyStarts() async throws {
+    @Test(arguments: TestTransport.all)
+    func a401IsRefreshedBeforeTheBodyStarts(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/private") { request in
@@ -211,10 +218,12 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
                 ? .streamed([Data("data: {\"n\":7}\n\n".utf8)], contentType: "text/event-stream")
                 : .json(["code": 401, "message": "expired"] as [String: AnyEncodableValue], status: 401)
         }
-        let auth = PrivateTickStream.auth
+        // A method of its own (the endpoint declares a shared one): each transport's run starts stale.
+        let auth = RefreshingAuth()
         let values = try await run(server) {
             var values: [Tick] = []
-            for try await value in try await URLSession.shared.bytes(for: PrivateTickStream(), auth: auth).events.values
+            for try await value in try await transport.client().bytes(for: PrivateTickStream(), auth: auth).events
+                .values
             {
                 values.append(value)
             }
@@ -225,18 +234,19 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         #expect(server.requestCount == 2)
     }
 
-    @Test func middlewareSeesTheHeadWithAnEmptyBody() async throws {
+    @Test(arguments: TestTransport.all)
+    func middlewareSeesTheHeadWithAnEmptyBody(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/sse") { _ in .streamed([Data("data: {\"n\":1}\n\n".utf8)], contentType: "text/event-stream") }
         let recorder = HeadRecorder()
         let count = try await run(server) {
             var count = 0
-            for try await _ in try await URLSession.shared.bytes(for: TickStream("sse"), middleware: [recorder]).events
+            for try await _ in try await transport.client().bytes(for: TickStream("sse"), middleware: [recorder]).events
             {
                 count += 1
             }
-            _ = try? await URLSession.shared.bytes(for: TickStream("missing"), middleware: [recorder]).events
+            _ = try? await transport.client().bytes(for: TickStream("missing"), middleware: [recorder]).events
             return count
         }
         #expect(count == 1)
@@ -245,7 +255,8 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         #expect((recorder.heads.last?.bodyCount ?? 0) > 0)
     }
 
-    @Test func retryMiddlewareRetriesBeforeTheBody() async throws {
+    @Test(arguments: TestTransport.all)
+    func retryMiddlewareRetriesBeforeTheBody(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let calls = LockedBox(0)
@@ -256,7 +267,7 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         let retry = RetryMiddleware(maximumAttempts: 2, initialDelay: 0.01, maximumDelay: 0.01)
         let values = try await run(server) {
             var values: [Int] = []
-            for try await value in try await URLSession.shared.bytes(for: TickStream("flaky"), middleware: [retry])
+            for try await value in try await transport.client().bytes(for: TickStream("flaky"), middleware: [retry])
                 .lines
             {
                 values.append(value.n)
@@ -267,14 +278,15 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         #expect(calls.value == 2)
     }
 
-    @Test func aDroppedConnectionEndsTheStreamWithATypedError() async throws {
+    @Test(arguments: TestTransport.all)
+    func aDroppedConnectionEndsTheStreamWithATypedError(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/drop") { _ in
             .streamed([Data("data: {\"n\":1}\n\n".utf8)], contentType: "text/event-stream", then: .drop)
         }
         try await run(server) {
-            let stream = try await URLSession.shared.bytes(for: TickStream("drop")).events.values
+            let stream = try await transport.client().bytes(for: TickStream("drop")).events.values
             var iterator = stream.makeAsyncIterator()
             #expect(try await iterator.next()?.n == 1)
             let error = await #expect(throws: TickStream.TaskError.self) { _ = try await iterator.next() }
@@ -282,14 +294,15 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         }
     }
 
-    @Test func aStalledStreamTimesOut() async throws {
+    @Test(arguments: TestTransport.all)
+    func aStalledStreamTimesOut(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/stall") { _ in
             .streamed([Data("data: {\"n\":1}\n\n".utf8)], contentType: "text/event-stream", then: .stall)
         }
         try await run(server) {
-            let stream = try await URLSession.shared.bytes(
+            let stream = try await transport.client().bytes(
                 for: TickStream("stall"), middleware: [TimeoutMiddleware(seconds: 8 * TestTiming.scale)]
             ).events.values
             var iterator = stream.makeAsyncIterator()
@@ -299,7 +312,8 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         }
     }
 
-    @Test func cancellingTheConsumerCancelsTheTransfer() async throws {
+    @Test(arguments: TestTransport.all)
+    func cancellingTheConsumerCancelsTheTransfer(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/forever") { _ in
@@ -308,7 +322,7 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         let first = LockedBox(false)
         let reader = OwnThread.task {
             try await Loopback.$baseURL.withValue(server.baseURL) {
-                for try await _ in try await URLSession.shared.bytes(for: TickStream("forever")).events.values {
+                for try await _ in try await transport.client().bytes(for: TickStream("forever")).events.values {
                     first.mutate { $0 = true }
                 }
             }

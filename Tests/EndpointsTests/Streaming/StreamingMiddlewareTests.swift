@@ -55,14 +55,15 @@ import Testing
 
     /// The server sends one event and then nothing (the stream stays open): the middleware has seen
     /// the head before any byte was read, and the chunk once it was, long before the body ends.
-    @Test func chunksAreObservedAsTheyArriveNotWhenTheBodyEnds() async throws {
+    @Test(arguments: TestTransport.all)
+    func chunksAreObservedAsTheyArriveNotWhenTheBodyEnds(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let event = self.event
         server.route("/ticks") { _ in .streamed([event], contentType: "text/event-stream", then: .stall) }
         let meter = Meter("meter")
         try await Loopback.$baseURL.withValue(server.baseURL) {
-            let stream = try await URLSession.shared.bytes(for: TickStream("ticks"), middleware: [meter]).events.values
+            let stream = try await transport.client().bytes(for: TickStream("ticks"), middleware: [meter]).events.values
             #expect(meter.entries == ["meter head 200"])
             for try await tick in stream {
                 #expect(tick == Tick(n: 1, text: nil))
@@ -72,7 +73,8 @@ import Testing
         #expect(meter.entries == ["meter head 200", "meter chunk \(event.count)"])
     }
 
-    @Test func theEndIsObservedOnceAfterEveryChunk() async throws {
+    @Test(arguments: TestTransport.all)
+    func theEndIsObservedOnceAfterEveryChunk(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let chunks = [Data("{\"n\":1}\n".utf8), Data("{\"n\":2}\n".utf8)]
@@ -80,7 +82,7 @@ import Testing
         let meter = Meter("meter")
         let ticks = try await Loopback.$baseURL.withValue(server.baseURL) {
             var ticks: [Tick] = []
-            for try await tick in try await EndpointClient(session: .shared, middleware: [meter])
+            for try await tick in try await transport.client(middleware: [meter])
                 .bytes(for: TickStream("lines")).lines
             {
                 ticks.append(tick)
@@ -96,7 +98,8 @@ import Testing
     }
 
     /// The innermost middleware observes first; plain middleware are left out.
-    @Test func theInnermostObservesFirst() async throws {
+    @Test(arguments: TestTransport.all)
+    func theInnermostObservesFirst(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         let event = self.event
@@ -105,7 +108,7 @@ import Testing
         let outer = Meter("outer", log: log)
         let inner = Meter("inner", log: log)
         try await Loopback.$baseURL.withValue(server.baseURL) {
-            let stream = try await URLSession.shared.bytes(
+            let stream = try await transport.client().bytes(
                 for: TickStream("ticks"), middleware: [outer, HeadRecorder(), inner]
             ).events.values
             for try await _ in stream {}
@@ -119,13 +122,14 @@ import Testing
 
     /// In a buffered call the body comes through the same contract, in memory: the middleware reads
     /// it whole and the caller decodes what it returned.
-    @Test func aBufferedCallHandsTheBodyThroughTheSameContract() async throws {
+    @Test(arguments: TestTransport.all)
+    func aBufferedCallHandsTheBodyThroughTheSameContract(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/one") { _ in .json(raw: #"{"n":1,"text":"quiet"}"#) }
         let meter = Meter("meter")
         let tick = try await Loopback.$baseURL.withValue(server.baseURL) {
-            try await URLSession.shared.response(with: TickStream("one"), middleware: [meter, Incrementing()])
+            try await transport.client().response(with: TickStream("one"), middleware: [meter, Incrementing()])
         }
         #expect(tick == Tick(n: 2, text: "quiet"))
         let bodyLength = #"{"n":2,"text":"quiet"}"#.utf8.count
@@ -134,14 +138,15 @@ import Testing
 
     /// A stream whose status is not accepted reaches a streaming middleware as a body it can read
     /// whole; the caller still gets the typed error body.
-    @Test func anErrorBodyOfAStreamIsHandedOverAndStillDecoded() async throws {
+    @Test(arguments: TestTransport.all)
+    func anErrorBodyOfAStreamIsHandedOverAndStillDecoded(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
         server.route("/ticks") { _ in .json(raw: #"{"code":7,"message":"no ticks"}"#, status: 409) }
         let meter = Meter("meter")
         await Loopback.$baseURL.withValue(server.baseURL) {
             do {
-                _ = try await URLSession.shared.bytes(for: TickStream("ticks"), middleware: [meter]).events.values
+                _ = try await transport.client().bytes(for: TickStream("ticks"), middleware: [meter]).events.values
                 Issue.record("a 409 opened a stream")
             } catch let error as EndpointTaskError<APIError> {
                 guard case .errorResponse(let http, let body) = error else {

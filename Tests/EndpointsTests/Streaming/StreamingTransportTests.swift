@@ -8,9 +8,9 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// `URLSessionTransport.stream`: the head first, then the body as it arrives, over loopback.
+/// A transport's `stream`: the head first, then the body as it arrives, over loopback, through
+/// each transport.
 @Suite(.timingBound) struct StreamingTransportTests {
-    private let transport = URLSessionTransport(session: .shared)
     private let context = RequestContext(endpointName: "Stream")
 
     private func request(_ server: TestServer, _ path: String, timeout: TimeInterval = 60) -> URLRequest {
@@ -19,7 +19,9 @@ import Testing
         return request
     }
 
-    @Test func theHeadArrivesBeforeTheBodyEnds() async throws {
+    @Test(arguments: TestTransport.all)
+    func theHeadArrivesBeforeTheBodyEnds(via transport: TestTransport) async throws {
+        let transport = transport.transport()
         let server = try TestServer()
         defer { server.stop() }
         server.route("/slow") { _ in .streamed([Data("first".utf8)], contentType: "text/plain", then: .stall) }
@@ -31,7 +33,9 @@ import Testing
         body.cancel()
     }
 
-    @Test func everyChunkArrivesInOrder() async throws {
+    @Test(arguments: TestTransport.all)
+    func everyChunkArrivesInOrder(via transport: TestTransport) async throws {
+        let transport = transport.transport()
         let server = try TestServer()
         defer { server.stop() }
         let chunks = (0..<50).map { Data("chunk \($0);".utf8) }
@@ -40,7 +44,9 @@ import Testing
         #expect(try await body.collect() == chunks.reduce(Data(), +))
     }
 
-    @Test func aLargeBodyStreamsThroughTheBoundedBuffer() async throws {
+    @Test(arguments: TestTransport.all)
+    func aLargeBodyStreamsThroughTheBoundedBuffer(via transport: TestTransport) async throws {
+        let transport = transport.transport()
         let server = try TestServer()
         defer { server.stop() }
         let count = 8 << 20
@@ -61,7 +67,9 @@ import Testing
         #expect(!mismatch)
     }
 
-    @Test func cancellingTheReaderStopsTheTransferAtOnce() async throws {
+    @Test(arguments: TestTransport.all)
+    func cancellingTheReaderStopsTheTransferAtOnce(via transport: TestTransport) async throws {
+        let transport = transport.transport()
         let server = try TestServer()
         defer { server.stop() }
         server.route("/forever") { _ in .streamed([Data("x".utf8)], then: .stall) }
@@ -76,7 +84,9 @@ import Testing
         await #expect(throws: CancellationError.self) { try await reader.value }
     }
 
-    @Test func cancellingBeforeTheHeadStopsTheRequest() async throws {
+    @Test(arguments: TestTransport.all)
+    func cancellingBeforeTheHeadStopsTheRequest(via transport: TestTransport) async throws {
+        let transport = transport.transport()
         let server = try TestServer()
         defer { server.stop() }
         let task = OwnThread.task { [transport, context] in
@@ -87,7 +97,9 @@ import Testing
         await #expect(throws: CancellationError.self) { try await task.value }
     }
 
-    @Test func aServerThatStallsMidStreamHitsTheIdleTimeout() async throws {
+    @Test(arguments: TestTransport.all)
+    func aServerThatStallsMidStreamHitsTheIdleTimeout(via transport: TestTransport) async throws {
+        let transport = transport.transport()
         let server = try TestServer()
         defer { server.stop() }
         server.route("/stall") { _ in .streamed([Data("data: 1\n\n".utf8)], then: .stall) }
@@ -99,7 +111,9 @@ import Testing
         #expect(error?.code == .timedOut)
     }
 
-    @Test func slowButSteadyDataKeepsTheStreamAlive() async throws {
+    @Test(arguments: TestTransport.all)
+    func slowButSteadyDataKeepsTheStreamAlive(via transport: TestTransport) async throws {
+        let transport = transport.transport()
         let server = try TestServer()
         defer { server.stop() }
         // 20 chunks 500 ms apart: 10 s in all, longer than the 8 s idle timeout (generous, so a
@@ -111,7 +125,9 @@ import Testing
         #expect(try await body.collect() == Data("01234567890123456789".utf8))
     }
 
-    @Test func aConnectionDroppedMidStreamEndsWithAnError() async throws {
+    @Test(arguments: TestTransport.all)
+    func aConnectionDroppedMidStreamEndsWithAnError(via transport: TestTransport) async throws {
+        let transport = transport.transport()
         let server = try TestServer()
         defer { server.stop() }
         server.route("/drop") { _ in .streamed([Data("data: 1\n\n".utf8)], then: .drop) }
@@ -120,7 +136,9 @@ import Testing
         #expect(error?.code == .networkConnectionLost)
     }
 
-    @Test func aBodyShorterThanItsContentLengthEndsWithAnError() async throws {
+    @Test(arguments: TestTransport.all)
+    func aBodyShorterThanItsContentLengthEndsWithAnError(via transport: TestTransport) async throws {
+        let transport = transport.transport()
         let server = try TestServer()
         defer { server.stop() }
         let (body, _) = try await transport.stream(request(server, "/close-mid-body"), context: context)
@@ -128,7 +146,9 @@ import Testing
         #expect(error?.code == .networkConnectionLost)
     }
 
-    @Test func anErrorStatusComesWithItsBody() async throws {
+    @Test(arguments: TestTransport.all)
+    func anErrorStatusComesWithItsBody(via transport: TestTransport) async throws {
+        let transport = transport.transport()
         let server = try TestServer()
         defer { server.stop() }
         for status in [401, 404, 503] {
@@ -139,7 +159,9 @@ import Testing
         }
     }
 
-    @Test func redirectsAreFollowed() async throws {
+    @Test(arguments: TestTransport.all)
+    func redirectsAreFollowed(via transport: TestTransport) async throws {
+        let transport = transport.transport()
         let server = try TestServer()
         defer { server.stop() }
         let (body, response) = try await transport.stream(request(server, "/redirect-chain/3"), context: context)
@@ -147,7 +169,9 @@ import Testing
         #expect(try JSONDecoder().decode(Echo.self, from: try await body.collect()).path == "/redirect-chain/0")
     }
 
-    @Test func aBodyKeptOnARedirectThatKeepsItsMethod() async throws {
+    @Test(arguments: TestTransport.all)
+    func aBodyKeptOnARedirectThatKeepsItsMethod(via transport: TestTransport) async throws {
+        let transport = transport.transport()
         let server = try TestServer()
         defer { server.stop() }
         var request = request(server, "/redirect?to=/echo&status=307")
@@ -160,7 +184,9 @@ import Testing
         #expect(echo.body == "payload")
     }
 
-    @Test func aRefusedConnectionFailsBeforeTheHead() async throws {
+    @Test(arguments: TestTransport.all)
+    func aRefusedConnectionFailsBeforeTheHead(via transport: TestTransport) async throws {
+        let transport = transport.transport()
         let server = try TestServer()
         let url = server.url("/echo")
         server.stop()

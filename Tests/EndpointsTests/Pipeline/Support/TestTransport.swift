@@ -21,13 +21,18 @@ enum TestTransport: String, Sendable, CustomTestStringConvertible {
         case curl
     #endif
 
-    /// Every transport of this platform.
+    /// Every transport of this platform, or those `ENDPOINTS_TEST_TRANSPORTS` names (separated by
+    /// commas: `urlSession`, `curl`), to run or time the suite through one alone. With no name this
+    /// platform knows, every transport.
     static var all: [TestTransport] {
         #if canImport(FoundationNetworking)
-            [.urlSession, .curl]
+            let platform: [TestTransport] = [.urlSession, .curl]
         #else
-            [.urlSession]
+            let platform: [TestTransport] = [.urlSession]
         #endif
+        let names = ProcessInfo.processInfo.environment["ENDPOINTS_TEST_TRANSPORTS"]?.split(separator: ",") ?? []
+        let chosen = platform.filter { names.contains(Substring($0.rawValue)) }
+        return chosen.isEmpty ? platform : chosen
     }
 
     var testDescription: String { rawValue }
