@@ -63,7 +63,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndpointsDemoTests",
-            dependencies: ["EndpointsDemo"],
+            dependencies: ["EndpointsDemo", "EndpointsTestServer"],
             swiftSettings: upcoming
         ),
         .testTarget(

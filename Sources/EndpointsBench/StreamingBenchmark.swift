@@ -69,10 +69,18 @@ enum StreamingBenchmark {
             (
                 "ours-progress", "download with progress",
                 { file in
-                    let reports = Mutex(0)
-                    try await URLSession.shared.download(BenchDownload(), to: file, environment: environment) { _ in
-                        reports.withLock { $0 += 1 }
+                    // How many reports, and how many came while the body was still arriving.
+                    let reports = Mutex((all: 0, beforeTheEnd: 0))
+                    let size = Int64(size.withLock { $0 })
+                    try await URLSession.shared.download(BenchDownload(), to: file, environment: environment) {
+                        progress in
+                        reports.withLock {
+                            $0.all += 1
+                            if progress.completedBytes < size { $0.beforeTheEnd += 1 }
+                        }
                     }
+                    let (all, beforeTheEnd) = reports.withLock { $0 }
+                    print("  \(all) progress reports, \(beforeTheEnd) of them before the body was complete")
                 }
             ),
         ]

@@ -40,6 +40,27 @@ extension TestServer.Response {
         return response
     }
 
+    /// `chunks` under a `Content-Length` (their total size), each sent once `proceed` has returned
+    /// for its index: it runs on the connection's own thread right before chunk `index` goes out,
+    /// and may block, so a test can hold the rest of a body until the client has seen what came
+    /// before (a progress report, say).
+    ///
+    /// ```swift
+    /// let seen = DispatchSemaphore(value: 0)
+    /// server.route("/file") { _ in
+    ///     .paced(chunks) { index in if index > 0 { _ = seen.wait(timeout: .now() + 30) } }
+    /// }
+    /// ```
+    public static func paced(
+        _ chunks: [Data],
+        contentType: String = "application/octet-stream",
+        before proceed: @escaping @Sendable (_ index: Int) -> Void
+    ) -> TestServer.Response {
+        var response = TestServer.Response(headers: [("Content-Type", contentType)])
+        response.behavior = .paced(chunks: chunks, proceed: proceed)
+        return response
+    }
+
     private static func nanoseconds(_ interval: DispatchTimeInterval) -> UInt64 {
         switch interval {
         case .seconds(let value): UInt64(max(0, value)) * 1_000_000_000

@@ -23,6 +23,7 @@ enum ResponseWriter {
                 switch response.behavior {
                 case .truncate(let declared): declared
                 case .generated(let count): count
+                case .paced(let chunks, _): chunks.reduce(0) { $0 + $1.count }
                 default: response.body.count
                 }
             head += "Content-Length: \(length)\r\n"
@@ -54,6 +55,13 @@ enum ResponseWriter {
                 && writeStream(chunks, chunked: chunked, pause: pause, ending: ending, to: fd, isStopped: isStopped)
         case .generated(let count):
             return Socket.sendAll(fd, head) && writeGenerated(count, to: fd)
+        case .paced(let chunks, let proceed):
+            guard Socket.sendAll(fd, head) else { return false }
+            for (index, chunk) in chunks.enumerated() {
+                proceed(index)
+                guard !isStopped(), Socket.sendAll(fd, Array(chunk)) else { return false }
+            }
+            return true
         }
     }
 

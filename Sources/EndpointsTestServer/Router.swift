@@ -32,10 +32,15 @@ private final class ResultSlot: Sendable {
 
 /// Runs an async handler from a connection thread and blocks that thread (only) until it finishes.
 ///
-/// The handler runs in an unstructured `Task` on the global concurrent executor, so a handler that
-/// awaits (for example `Task.sleep`) never ties up a thread, and a blocked connection thread never
-/// ties up the cooperative pool.
+/// The handler's task prefers an executor that runs its jobs on this connection thread, which
+/// waits for the answer anyway: a loopback answer does not wait behind the cooperative pool, which
+/// a test run that starts every test at once keeps busy for seconds (see ``ThreadBoundExecutor``).
+/// A handler that awaits (for example `Task.sleep`) suspends without holding the thread's jobs up.
+/// Where task executors are not available, the handler runs on the global concurrent executor.
 func runBlocking(_ handler: @escaping TestServer.Handler, _ request: TestServer.Request) -> TestServer.Response {
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) {
+        return runOnThisThread(handler, request)
+    }
     let slot = ResultSlot()
     Task {
         let response = await handler(request)
@@ -44,4 +49,20 @@ func runBlocking(_ handler: @escaping TestServer.Handler, _ request: TestServer.
     }
     slot.ready.wait()
     return slot.value.withLock { $0 } ?? .status(500)
+}
+
+/// Runs `handler` in a task whose jobs run on the calling thread, until it answers.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
+private func runOnThisThread(
+    _ handler: @escaping TestServer.Handler, _ request: TestServer.Request
+) -> TestServer.Response {
+    let executor = ThreadBoundExecutor()
+    let answer = Locked<TestServer.Response?>(nil)
+    Task(executorPreference: executor) {
+        let response = await handler(request)
+        answer.withLock { $0 = response }
+        executor.close()
+    }
+    executor.run()
+    return answer.withLock { $0 } ?? .status(500)
 }

@@ -52,13 +52,24 @@ enum HostLimiter {
             return true
         }
 
-        /// Records how long a send took, frees its slot and admits waiters while fewer than the
-        /// limit are in flight.
-        mutating func release(maximum: Int, elapsed: UInt64) -> [UnsafeContinuation<Void, any Error>] {
-            if latency == nil {
-                latency = Latency(shortest: elapsed, samples: 1)
-            } else {
-                latency?.record(elapsed)
+        /// Frees a send's slot, records how long the host took to answer it (`answeredAfter`,
+        /// `nil` for a send that got no answer) and admits waiters while fewer than the limit are
+        /// in flight.
+        ///
+        /// Only an answer says how fast the host is. A send cancelled or timed out measures its
+        /// caller: one held until cancelled reads as slow, one admitted and cancelled before it
+        /// went out as instant. Recorded, such times moved the limit while a queue drained: after
+        /// a history that left the estimate near ``HostLimiter/fastLink``, the cancels of a burst
+        /// of queued requests took a fast host from four slots to twelve, and one release handed
+        /// eight slots at once to waiters the same sweep was about to cancel, which went out
+        /// first (issue 37).
+        mutating func release(maximum: Int, answeredAfter elapsed: UInt64?) -> [UnsafeContinuation<Void, any Error>] {
+            if let elapsed {
+                if latency == nil {
+                    latency = Latency(shortest: elapsed, samples: 1)
+                } else {
+                    latency?.record(elapsed)
+                }
             }
             inFlight -= 1
             let limit = limit(maximum: maximum)
@@ -84,9 +95,10 @@ enum HostLimiter {
     /// closes and reopens connections beyond about four in flight whatever it has queued, while
     /// four connections already carry everything the client can send; so there the limit is four.
     ///
-    /// How fast a host answers is the shortest of its recent sends (a minimum that creeps up by
-    /// 1/16 per send), which measures the link and the server rather than how many requests
-    /// queued with it. Until a host has answered ``samplesNeeded`` times it counts as fast.
+    /// How fast a host answers is the shortest of its recent answers (a minimum that creeps up by
+    /// 1/16 per answer), which measures the link and the server rather than how many requests
+    /// queued with it; a send that got no answer (cancelled, timed out, failed) is not counted.
+    /// Until a host has answered ``samplesNeeded`` times it counts as fast.
     static func effectiveLimit(maximum: Int, latency: Latency?) -> Int {
         guard let latency, latency.samples >= samplesNeeded, latency.shortest >= fastLink else {
             return min(maximum, fastLinkLimit)
@@ -177,10 +189,13 @@ enum HostLimiter {
         fileprivate var maximum = 0
         fileprivate var start: UInt64 = 0
 
-        /// Frees the slot; call it exactly once, when the send is over.
-        func release() {
+        /// Frees the slot; call it exactly once, when the send is over. `answered`: whether the
+        /// host answered it (a response head arrived), so that its time tells how fast the host
+        /// is; a send cancelled, timed out or failed before a head teaches the limiter nothing.
+        func release(answered: Bool) {
             guard let key else { return }
-            HostLimiter.release(key, maximum: maximum, elapsed: DispatchTime.now().uptimeNanoseconds &- start)
+            let elapsed = answered ? DispatchTime.now().uptimeNanoseconds &- start : nil
+            HostLimiter.release(key, maximum: maximum, answeredAfter: elapsed)
         }
     }
 
@@ -274,9 +289,9 @@ enum HostLimiter {
         removed?.resume(throwing: CancellationError())
     }
 
-    private static func release(_ key: Key, maximum: Int, elapsed: UInt64) {
+    private static func release(_ key: Key, maximum: Int, answeredAfter elapsed: UInt64?) {
         // Mutated in place through the dictionary, so the queue is never copied.
-        let admitted = table.withLock { $0.hosts[key]?.release(maximum: maximum, elapsed: elapsed) ?? [] }
+        let admitted = table.withLock { $0.hosts[key]?.release(maximum: maximum, answeredAfter: elapsed) ?? [] }
         for continuation in admitted { continuation.resume() }
     }
 }

@@ -26,8 +26,9 @@ extension RequestContext {
     /// The file a download call replaces with the response body once it is complete; `nil` when
     /// the request is not a download.
     ///
-    /// A transport need not write it: the download call writes the body it streams back. It tells
-    /// a transport that the body is wanted in a file, not in memory. On Linux ``URLSessionTransport``
-    /// then receives an accepted body into a file of its own, which the call moves into place.
+    /// A transport need not write it: the download call writes the body it streams back, and
+    /// reports its progress as it writes. It tells a transport that the body is wanted in a file,
+    /// not in memory. On Linux, when the caller wants no progress, ``URLSessionTransport`` then
+    /// receives an accepted body into a file of its own, which the call moves into place.
     public var downloadDestination: URL? { transfer.download?.destination }
 }

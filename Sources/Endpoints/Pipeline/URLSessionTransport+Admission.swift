@@ -13,7 +13,8 @@ extension URLSessionTransport {
 
     /// Waits for one of the host's slots (a credential refresh takes none), then gives the request
     /// to send, with its credentials brought up to date when it waited and they changed
-    /// meanwhile, and the admission to release once the response head is in.
+    /// meanwhile, and the admission to release once the response head is in (or the send failed),
+    /// saying whether the host answered.
     ///
     /// Inlined, so that a request admitted at once makes no async call: only one that queues awaits.
     @inline(__always)
@@ -23,14 +24,14 @@ extension URLSessionTransport {
         guard admission.waited else { return (request, admission) }
         // A slot freed as the task was cancelled is handed on at once: a cancelled request is never sent.
         if Task.isCancelled {
-            admission.release()
+            admission.release(answered: false)
             throw CancellationError()
         }
         guard let updated = context.currentCredentials?(request) else { return (request, admission) }
         do {
             try HeaderValidation.validate(updated)
         } catch {
-            admission.release()
+            admission.release(answered: false)
             throw error
         }
         return (updated, admission)

@@ -91,8 +91,14 @@ public struct URLSessionTransport: HTTPTransport {
     /// Sends `request` and returns the body and the HTTP response.
     public func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
         let (request, admission) = try await admit(request, context: context)
-        defer { admission.release() }
-        return try await sendAdmitted(request, context: context)
+        do {
+            let answer = try await sendAdmitted(request, context: context)
+            admission.release(answered: true)
+            return answer
+        } catch {
+            admission.release(answered: false)
+            throw error
+        }
     }
 
     /// Sends `request`, already admitted under the per-host limit.

@@ -21,12 +21,14 @@ extension EndpointSending {
     /// the new file keeps its permissions. On any failure (an error status, a dropped connection, a
     /// timeout, a cancel) the temporary file is removed and `destination` is left as it was, the
     /// same file with the same bytes. On Apple platforms at most 1 MiB of the body is held in
-    /// memory (the transfer is paused while the file is behind). On Linux, where a
-    /// running data task cannot be paused, ``URLSessionTransport`` receives the body with a download
+    /// memory (the transfer is paused while the file is behind). On Linux, where a running data
+    /// task cannot be paused, a download without a progress closure is received with a download
     /// task, which writes it to a file as it arrives, so memory stays flat however fast the network
-    /// is (see <doc:StreamingAndFiles>); that file is renamed beside `destination`, or copied there
-    /// when it is on another file system. There the response head, and so middleware, sees the
-    /// answer when the body is complete.
+    /// is; that file is renamed beside `destination`, or copied there when it is on another file
+    /// system, and the response head, and so middleware, sees the answer when the body is complete.
+    /// With a progress closure the body streams as on Apple platforms, faster, but a loopback or
+    /// LAN link that outruns the file keeps the unread bytes in memory meanwhile (figures in
+    /// <doc:StreamingAndFiles>).
     /// Sent like ``bytes(for:environment:auth:middleware:)``: a status the endpoint does not accept
     /// (its `acceptableStatusCodes`, 2xx by default) throws the typed error response, and nothing
     /// is written.
@@ -37,13 +39,14 @@ extension EndpointSending {
     ///   - environment: The server environment; the server's `defaultEnvironment` when omitted.
     ///   - auth: The authentication method; the endpoint's declared `auth` when omitted.
     ///   - middleware: Middleware for this request only, inside the endpoint's own.
-    ///   - progress: Called as the accepted body is written, one call at a time, from the calling
-    ///     task or a child of it (so task-local values are there); the body of a status the
-    ///     endpoint does not accept is never reported. Elsewhere than Linux, one call per chunk. On
-    ///     Linux it gets the latest of corelibs' reports, never a backlog, and since corelibs tells
-    ///     a download task its status only when the body is complete, the reports wait for it: in
-    ///     practice one call, with the whole body, when it is complete. Passing none lets Linux use
-    ///     its leanest download (no report per write).
+    ///   - progress: Called as the accepted body is written, on every platform and transport: each
+    ///     time the body has grown by 1 % of its length and 100 ms have passed since the previous
+    ///     call, whichever comes later (every 100 ms when the length is unknown), and once more
+    ///     with the complete body before the call returns. So at most ten calls a second, and for
+    ///     a known length about a hundred in all, never a backlog. One call at a time, from a
+    ///     child of the calling task (so task-local values are there); the body of a status the
+    ///     endpoint does not accept is never reported. Passing none lets Linux use its leanest
+    ///     download, a download task (see <doc:StreamingAndFiles>).
     /// - Returns: The response head.
     /// - Throws: `T.TaskError`. A destination that cannot be written is `.urlLoadError` before
     ///   anything is sent: `URLError.cannotCreateFile` when it is a directory or its directory does
@@ -66,8 +69,9 @@ extension EndpointSending {
         } catch {
             throw .urlLoadError(error)
         }
-        // A transport that receives the body itself (Linux) reports progress from its own
-        // thread; the latest report reaches `progress` from a child of this task.
+        // Progress, whoever measures it (this call as it writes the body, or a transport that
+        // receives the body itself), goes to the sink, which keeps the pace and hands each report
+        // to a child of this task, which calls `progress`.
         let sink = DownloadSink(
             destination: destination, wantsProgress: progress != nil, accepting: T.definition.acceptedStatusCodes)
         async let relayed: Void = relay(sink.reports, to: progress)
@@ -78,7 +82,7 @@ extension EndpointSending {
             let stream = try await bytes(
                 for: endpoint, environment, auth, middleware, transfer: Transfer(download: sink))
             opened = stream
-            try await Self.write(stream, to: file, progress: progress)
+            try await Self.write(stream, to: file, reportingTo: sink)
             do {
                 // On Linux the transport may have received the whole body into a file of its own.
                 try file.commit(replacingWith: sink.takeSpooled())
@@ -92,17 +96,16 @@ extension EndpointSending {
             opened?.recorder?.finish(failure: error)
             outcome = .failure(error)
         }
-        // Every report made so far (Linux makes the last one when the body is complete) reaches
-        // `progress` before this call returns or throws.
-        sink.finishReports()
+        // Every report made so far, and on success the complete body's, reaches `progress` before
+        // this call returns or throws.
+        sink.finishReports(complete: (try? outcome.get()) != nil)
         await relayed
         return try outcome.get()
     }
 
-    /// Writes the chunks of `stream` to `file`, reporting each to `progress`.
+    /// Writes the chunks of `stream` to `file`, reporting each to `sink`, which keeps the pace.
     private static func write<T: Endpoint>(
-        _ stream: EndpointStream<T, Data>, to file: FileSink,
-        progress: (@Sendable (TransferProgress) -> Void)?
+        _ stream: EndpointStream<T, Data>, to file: FileSink, reportingTo sink: DownloadSink
     ) async throws(T.TaskError) {
         let total = stream.response.expectedContentLength >= 0 ? stream.response.expectedContentLength : nil
         var written: Int64 = 0
@@ -114,7 +117,7 @@ extension EndpointSending {
                 throw .urlLoadError(error)
             }
             written += Int64(chunk.count)
-            progress?(TransferProgress(completedBytes: written, totalBytes: total))
+            sink.report(TransferProgress(completedBytes: written, totalBytes: total), response: stream.response)
         }
     }
 

@@ -55,8 +55,14 @@ extension URLSessionTransport {
         // The slot is given back when the head is in: a stream may stay open for as long as the
         // server sends.
         let (request, admission) = try await admit(request, context: context)
-        defer { admission.release() }
-        return try await openStream(request, context: context)
+        do {
+            let head = try await openStream(request, context: context)
+            admission.release(answered: true)
+            return head
+        } catch {
+            admission.release(answered: false)
+            throw error
+        }
     }
 
     /// Sends `request`, already admitted, and returns the head once it arrives.

@@ -32,13 +32,14 @@ import Foundation
 ///   URLSession reports.
 /// - Redirects and authentication challenges follow the library's ``RedirectPolicy`` through a
 ///   ``RedirectGuard``, as for buffered requests, including the Linux resend of a 307/308 with a body.
-/// - Downloads (Linux): for a download call (the context's ``DownloadSink``) the transfer is a download task,
-///   which corelibs writes to a file on its own thread, so no chunk waits in memory. corelibs hands
-///   a download task its response only at the end, so the head is delivered then: an accepted
-///   file goes to the download call, any other body into the buffer. Progress comes from the
-///   delegate's write reports (an accepted body's only), or, without progress and without a
-///   fractional timeout, there is no delegate for the bytes at all (a completion-handler task,
-///   corelibs' leanest).
+/// - Downloads (Linux): for a download call that wants no progress (the context's
+///   ``DownloadSink``) the transfer is a download task, which corelibs writes to a file on its own
+///   thread, so no chunk waits in memory. corelibs hands a download task its response only at the
+///   end, so the head is delivered then: an accepted file goes to the download call, any other body
+///   into the buffer. With a whole-second timeout there is no delegate for the bytes at all (a
+///   completion-handler task, corelibs' leanest); with a fractional one, the delegate's write
+///   reports feed the watchdog. A download with progress is a data task: its status is known from
+///   the head, so the call reports the accepted body as it writes it.
 ///
 /// Its state is a ``TransferState`` (with the file of a Linux download beside it), the same state
 /// machine as ``DataTaskCall``'s: the idle watchdog, the redirect resend and how a finished task
@@ -60,11 +61,12 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
     private let timeout: TimeInterval
     /// An upload's file, sent with an upload task.
     private let upload: UploadSource?
-    /// Linux: a download call's body is received with a download task (see ``DownloadSink``).
+    /// Linux: the body of a download call that wants no progress is received with a download task
+    /// (see ``DownloadSink``).
     private let download: DownloadSink?
-    /// Linux: a download with no progress to report and a whole-second timeout (which corelibs
-    /// enforces itself as an idle timeout): a completion-handler download task, with the redirect
-    /// guard as its delegate, and no watchdog, since no write is reported to watch.
+    /// Linux: a download (which has no progress to report) with a whole-second timeout (which
+    /// corelibs enforces itself as an idle timeout): a completion-handler download task, with the
+    /// redirect guard as its delegate, and no watchdog, since no write is reported to watch.
     private let quietDownload: Bool
 
     /// A task for `request`, carrying what its context says besides the head (an upload's file, a
@@ -81,12 +83,14 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
         let timeout = request.timeoutInterval
         self.timeout = timeout
         #if canImport(FoundationNetworking)
-            let download = transfer.upload == nil ? transfer.download : nil
+            // With progress, a data task: a download task's status is unknown until its body is
+            // complete, so its progress could be an error page's.
+            let download = transfer.upload == nil ? transfer.download.flatMap { $0.wantsProgress ? nil : $0 } : nil
         #else
             let download: DownloadSink? = nil
         #endif
         self.download = download
-        self.quietDownload = download.map { !$0.wantsProgress && timeout.rounded() == timeout } ?? false
+        self.quietDownload = download != nil && timeout.rounded() == timeout
         super.init()
         buffer.setHooks(
             BodyBuffer.Hooks(
@@ -239,9 +243,8 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
 
     // MARK: URLSessionDownloadDelegate (Linux downloads)
 
-    /// corelibs wrote a chunk to its file. It hands a download task its response only when the
-    /// transfer is complete, so the head is delivered then; the expected length is known now, and
-    /// the task's response may be (the sink reports only an accepted body's progress).
+    /// corelibs wrote a chunk to its file: the transfer is alive. (A download task here has no
+    /// progress to report: one that wants progress is a data task.)
     func urlSession(
         _ session: URLSession,
         downloadTask: URLSessionDownloadTask,
@@ -250,9 +253,6 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
         totalBytesExpectedToWrite: Int64
     ) {
         noteActivity()
-        let total = totalBytesExpectedToWrite >= 0 ? totalBytesExpectedToWrite : nil
-        download?.report(
-            TransferProgress(completedBytes: totalBytesWritten, totalBytes: total), response: downloadTask.response)
     }
 
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {

@@ -59,33 +59,46 @@ struct UploadSource: Sendable {
     let progress: (@Sendable (TransferProgress) -> Void)?
 }
 
-/// A download call in progress, which the transport receives in the request's context.
+/// A download call in progress, which the transport receives in the request's context, and where
+/// its progress goes, whoever measures it.
 ///
-/// On Linux the transport then receives the body with a download task, which corelibs writes to
-/// a file on its own thread as it arrives. That is the only way there to keep a fast transfer
-/// from piling up in memory: a running data task cannot be paused, and its chunks queue up for
-/// the delegate faster than a file takes them (a 1 GB loopback download peaked 50-150 MB above
-/// idle that way, 15-30 MB as a download task). The transport reports progress with
-/// ``report(_:response:)`` (for an accepted status only) and hands the file of an accepted
-/// response over with ``spool(_:)``; any other body arrives as chunks, as usual, so the pipeline
-/// can decode it as the error response. Other transports, and Apple platforms (where a data task
-/// is suspended while its reader is behind), stream the body as for any request.
+/// Progress reaches the caller's closure through ``report(_:response:)``, at the pace of
+/// ``ProgressCadence`` (each 1 % and 100 ms, whichever comes later, and the complete body at the
+/// end), from one child task of the download call. The download call reports each chunk of the
+/// body it writes; a transport that receives the body itself (into a file it hands over with
+/// ``spool(_:)``, streaming nothing back) reports each write instead, with the response head when
+/// it has it: a report made before the status is known is held until ``accepts(_:)`` says whether
+/// the body is the download, and a body of another status is never reported.
+///
+/// On Linux, when the caller wants no progress, ``URLSessionTransport`` receives the body with a
+/// download task, which corelibs writes to a file on its own thread as it arrives, with one open
+/// handle and no delegate to tell (a 1 GB loopback download: 330-370 MB/s, 5-7 MB above idle). It
+/// hands the file of an accepted response over with ``spool(_:)``; any other body arrives as
+/// chunks, as usual, so the pipeline can decode it as the error response. corelibs gives a
+/// download task its response only once the body is complete, so while the body arrives nobody can
+/// tell an accepted body's progress from an error page's: a download with progress streams the body
+/// like any request, and the call writes it and reports it. Other transports, and Apple platforms
+/// (where a data task is suspended while its reader is behind), stream the body too.
 final class DownloadSink: Sendable {
-    /// The transport's progress reports, the latest one only, so a slow reader never makes them
-    /// pile up: the download call relays them to its caller's closure from its own task.
+    /// The reports for the caller, the latest only, so a slow reader never makes them pile up: the
+    /// download call relays them to its caller's closure from its own task.
     let reports: AsyncStream<TransferProgress>
     private let reporter: AsyncStream<TransferProgress>.Continuation
     /// Whether the caller wants progress. Without it, and without a fractional timeout to watch,
-    /// the Linux transport uses corelibs' leanest download: a completion-handler download task,
-    /// which writes the file with one open handle and tells no delegate about each write (a 1 GB
-    /// loopback download peaked 4-12 MB above idle that way, at twice the speed).
+    /// the Linux transport uses corelibs' leanest download: a completion-handler download task.
     let wantsProgress: Bool
     /// The statuses whose body is the download (the endpoint's `acceptableStatusCodes`); any
     /// other body is an error response, neither reported as progress nor written.
     let accepted: StatusCodes
     private let spooled = Locked<URL?>(nil)
-    /// The latest report of the current send made before its status was known.
-    private let held = Locked<TransferProgress?>(nil)
+
+    private struct Progress {
+        var cadence: ProgressCadence
+        /// The latest report of the current send made before its status was known.
+        var held: TransferProgress?
+    }
+
+    private let progress: Locked<Progress>
 
     /// The file the download replaces once the body is complete (the caller writes it).
     let destination: URL
@@ -95,43 +108,94 @@ final class DownloadSink: Sendable {
         self.wantsProgress = wantsProgress
         self.accepted = accepted
         (reports, reporter) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        progress = Locked(Progress(cadence: ProgressCadence(now: DispatchTime.now().uptimeNanoseconds)))
     }
 
     /// A send begins (the first, a retry, a redirect sent again): a report held for an earlier one
     /// is dropped.
     func beginSend() {
-        held.withLock { $0 = nil }
+        progress.withLock { $0.held = nil }
     }
 
-    /// How far the transport has come with the body of `response`, the task's response if known.
-    /// corelibs sets a download task's response only when the body is complete (it tells no
-    /// delegate of a download task's head), so a report is usually made before the status is
-    /// known: the latest one is held, and made when the status turns out accepted (see
-    /// ``accepts(_:)``). A report for a status the endpoint does not accept is dropped.
-    func report(_ progress: TransferProgress, response: URLResponse?) {
+    /// How far the body of `response` has come: call it for every write, the pace is kept here.
+    /// `response` is the head, if known; a report made before it is held (the latest only) and
+    /// made once the status turns out accepted (see ``accepts(_:)``), and one for a status the
+    /// endpoint does not accept is dropped.
+    ///
+    /// - Returns: Whether a report went to the caller.
+    @discardableResult
+    func report(_ progress: TransferProgress, response: URLResponse?) -> Bool {
+        guard wantsProgress else { return false }
         guard let status = (response as? HTTPURLResponse)?.statusCode else {
-            held.withLock { $0 = progress }
-            return
+            self.progress.withLock { $0.held = progress }
+            return false
         }
-        held.withLock { $0 = nil }
-        if accepted.contains(status) { reporter.yield(progress) }
+        guard accepted.contains(status) else {
+            self.progress.withLock { $0.held = nil }
+            return false
+        }
+        return pace { state in
+            state.held = nil
+            return progress
+        }
     }
 
     /// Whether the body of `response` (complete) is the download: its status is accepted. A
     /// report held until now is made if so, dropped if not.
     func accepts(_ response: URLResponse?) -> Bool {
         let isAccepted = (response as? HTTPURLResponse).map { accepted.contains($0.statusCode) } ?? false
-        let report = held.withLock { held in
-            defer { held = nil }
-            return held
+        pace { state in
+            defer { state.held = nil }
+            return isAccepted ? state.held : nil
         }
-        if isAccepted, let report { reporter.yield(report) }
         return isAccepted
     }
 
-    /// No more reports: ``reports`` ends after the last one.
-    func finishReports() {
-        reporter.finish()
+    /// The download is over, complete or not: on success the complete body's progress is made if
+    /// it was not yet; then ``reports`` ends.
+    func finishReports(complete: Bool) {
+        progress.withLock { state in
+            if let last = state.cadence.finish(complete: complete) { reporter.yield(last) }
+            reporter.finish()
+        }
+    }
+
+    /// Gives the cadence the progress `next` picks (if any) and reports what is due, under the
+    /// lock, so that reports reach the stream in the order they were made.
+    @discardableResult
+    private func pace(_ next: (inout Progress) -> TransferProgress?) -> Bool {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let (reported, wake) = progress.withLock { state -> (Bool, UInt64?) in
+            guard let next = next(&state) else { return (false, nil) }
+            return act(state.cadence.advance(to: next, now: now))
+        }
+        if let wake { scheduleWake(after: wake) }
+        return reported
+    }
+
+    /// Carries out what the cadence decided, under the lock: whether it reported, and when to look
+    /// again.
+    private func act(_ action: ProgressCadence.Action) -> (reported: Bool, wake: UInt64?) {
+        switch action {
+        case .none: return (false, nil)
+        case .report(let report):
+            reporter.yield(report)
+            return (true, nil)
+        case .wake(let after): return (false, after)
+        }
+    }
+
+    private func scheduleWake(after nanoseconds: UInt64) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [weak self] in
+            self?.wake()
+        }
+    }
+
+    /// A report waited for its time, which has come.
+    private func wake() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let (_, again) = progress.withLock { act($0.cadence.wake(now: now)) }
+        if let again { scheduleWake(after: again) }
     }
 
     /// Hands over the file a transport wrote the whole body to; it replaces (and removes) one an

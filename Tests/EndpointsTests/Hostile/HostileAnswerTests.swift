@@ -87,7 +87,7 @@ private func fetch(_ reply: String, via transport: TestTransport) async throws -
 
         @Test(arguments: ["gzip", "x-gzip", "deflate", "deflate-raw"])
         func gzipAndDeflateBodiesAreDecoded(encoding: String) async throws {
-            let plain = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            let plain = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 * 31) }
             let body: [UInt8] =
                 switch encoding {
                 case "deflate": CompressedBodies.zlib(plain)
@@ -117,6 +117,34 @@ private func fetch(_ reply: String, via transport: TestTransport) async throws -
                 + Array(repeating: [0x02, 0x00, 0x10, 0x00], count: 64).flatMap { $0 }
             let data = try await compressed(frame, encoding: encoding).get()
             #expect(data == Data(frame))
+        }
+
+        /// A compressed stream read slowly: decoding stops while the reader is behind and goes on
+        /// where it stopped, so every byte arrives, in order, whatever the pauses.
+        @Test func aLargeGzipStreamReadSlowlyArrivesWhole() async throws {
+            var generator = SystemRandomNumberGenerator()
+            let plain = (0..<(6 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let body = Data(CompressedBodies.gzip(plain))
+            let server = try TestServer()
+            defer { server.stop() }
+            server.route("/x") { _ in
+                let chunks = stride(from: 0, to: body.count, by: 256 << 10).map {
+                    body[$0..<min($0 + (256 << 10), body.count)]
+                }
+                var response = TestServer.Response.streamed(chunks)
+                response.headers.append((name: "Content-Encoding", value: "gzip"))
+                return response
+            }
+            let stream = try await Loopback.$baseURL.withValue(server.baseURL) {
+                try await TestTransport.curl.client().bytes(for: HostileRawEndpoint())
+            }
+            var received = Data()
+            for try await chunk in stream {
+                received.append(chunk)
+                // A slow reader: the buffer fills, the transfer pauses mid-chunk, and resumes.
+                if received.count % (512 << 10) < chunk.count { try await Task.sleep(nanoseconds: 20_000_000) }
+            }
+            #expect(received == Data(plain))
         }
 
         @Test func aCorruptGzipBodyIsADecodingError() async throws {

@@ -9,7 +9,7 @@ import Testing
 
 /// Requests cancelled while they wait for a per-host slot are never sent and end at once, whatever
 /// the limiter has learned of the host.
-@Suite struct QueuedCancellationTests {
+@Suite(.timingBound) struct QueuedCancellationTests {
     /// Holds every request to `/hold` until opened; counts the requests that reach it.
     private final class Gate: Sendable {
         private let state = TestLocked((open: false, waiting: [CheckedContinuation<Void, Never>]()))
@@ -96,7 +96,7 @@ import Testing
     private static func queueHundred(on server: TestServer, session: URLSession) async -> Hundred {
         let arrived = AsyncStream<Void>.makeStream()
         let arrivals = Arrivals(count: TestLocked(0), all: arrived.continuation, expected: 100)
-        let hundred = Hundred {
+        let hundred = OwnThread.task {
             await withTaskGroup(of: Result<Echo, EndpointTaskError<APIError>>.self) { group in
                 for _ in 0..<100 {
                     group.addTask {
@@ -127,7 +127,7 @@ import Testing
             let before = server.requestCount
             // Four requests the server holds take four slots…
             let held = (0..<4).map { _ in
-                Task { await send(EchoEndpoint("hold"), to: server, session: session) }
+                OwnThread.task { await send(EchoEndpoint("hold"), to: server, session: session) }
             }
             try await waitForRequests(before + 4, on: server)
             // …then a hundred more, each cancelled once all of them reached the queue.
@@ -161,15 +161,20 @@ extension QueuedCancellationTests {
     func cancelsRacingFreedSlotsAllEndCancelled(round: Int) async throws {
         try await withHeldHost(maximumPerHost: 4) { server, gate, session in
             let held = (0..<4).map { _ in
-                Task { await send(EchoEndpoint("hold"), to: server, session: session) }
+                OwnThread.task { await send(EchoEndpoint("hold"), to: server, session: session) }
             }
             try await waitForRequests(4, on: server)
             let hundred = await Self.queueHundred(on: server, session: session)
             let clock = ContinuousClock()
             let cancelledAt = clock.now
-            let freeing = Task.detached { for task in held { task.cancel() } }
+            // From a thread of Dispatch's, truly beside this test's own.
+            let freed = AsyncStream<Void>.makeStream()
+            DispatchQueue.global().async {
+                for task in held { task.cancel() }
+                freed.continuation.finish()
+            }
             hundred.cancel()
-            await freeing.value
+            for await _ in freed.stream {}
             let outcomes = await hundred.value
             let elapsed = clock.now - cancelledAt
             // Waiters admitted before their cancel were sent (and held); the others never were.
@@ -228,5 +233,72 @@ enum HostLimiterWarmUp {
 extension Result where Failure == EndpointTaskError<APIError> {
     var isCancelledFailure: Bool {
         if case .failure(let error) = self { error.isCancelled } else { false }
+    }
+}
+
+extension QueuedCancellationTests {
+    /// Issue 37: after a history of fast answers and slow requests that timed out, a hundred
+    /// queued requests are cancelled as in `aHundredQueuedRequestsCancelledAreNeverSent`. The host
+    /// answered fast every time it answered, so it keeps four slots, all held: none of the hundred
+    /// may go out. The limiter learnt its speed from the slow requests too, though they got no
+    /// answer (their time measures the timeout, not the host): it judged the host slow and handed
+    /// eight of the hundred to URLSession before the cancel, two of which reached the server at once.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Duration, ContinuousClock
+    @Test(arguments: 0..<2)
+    func afterSlowRequestsThatGotNoAnswerQueuedRequestsStillWait(round: Int) async throws {
+        try await withHeldHost(maximumPerHost: 12) { server, gate, session in
+            let slow = Gate()
+            defer { slow.open() }
+            server.route("/slow") { _ in
+                await slow.pass()
+                return .text("late")
+            }
+            // Answers, until one came within 10 ms by this test's clock (the limiter times a
+            // part of the call, so it saw no more): however loaded the machine, the host answers
+            // fast. Then slow requests, which time out after 30 ms, four at a time.
+            var answers = 0
+            var fastest = Duration.seconds(60)
+            while answers < HostLimiterWarmUp.answers || fastest >= .milliseconds(10) {
+                try #require(answers < 1000, "no answer came within 10 ms")
+                let start = ContinuousClock.now
+                _ = try await send(EchoEndpoint("echo"), to: server, session: session).get()
+                fastest = min(fastest, ContinuousClock.now - start)
+                answers += 1
+            }
+            for _ in 0..<20 {
+                await withTaskGroup(of: Void.self) { group in
+                    for _ in 0..<4 {
+                        group.addTask {
+                            let timeout = TimeoutMiddleware(seconds: 0.03)
+                            _ = await send(EchoEndpoint("slow"), to: server, session: session, middleware: [timeout])
+                        }
+                    }
+                }
+            }
+            // Counted by path: a slow request that timed out may still reach the server now.
+            let held = (0..<4).map { _ in
+                OwnThread.task { await send(EchoEndpoint("hold"), to: server, session: session) }
+            }
+            try await waitForHeld(4, on: server)
+            let hundred = await Self.queueHundred(on: server, session: session)
+            hundred.cancel()
+            let outcomes = await hundred.value
+            let allCancelled = outcomes.allSatisfy(\.isCancelledFailure)
+            #expect(allCancelled, "\(outcomes.filter { !$0.isCancelledFailure })")
+            gate.open()
+            for task in held { _ = try await task.value.get() }
+            _ = try await send(EchoEndpoint("echo"), to: server, session: session).get()
+            let sentOfTheHundred = server.requests.filter { $0.rawPath == "/hold" }.count - 4
+            #expect(sentOfTheHundred == 0, "\(sentOfTheHundred) of the cancelled requests were sent")
+        }
+    }
+
+    /// Waits until `count` requests reached `/hold` on `server`.
+    private func waitForHeld(_ count: Int, on server: TestServer) async throws {
+        let deadline = Date().addingTimeInterval(60 * TestTiming.scale)
+        while server.requests.filter({ $0.rawPath == "/hold" }).count < count, Date() < deadline {
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+        try #require(server.requests.filter { $0.rawPath == "/hold" }.count >= count)
     }
 }

@@ -33,18 +33,18 @@ import Testing
                 let admission = try await HostLimiter.admit(remote, limit: limit(pool, 3), bypass: false)
                 order.withLock { $0.append(index) }
                 #expect(admission.waited)
-                admission.release()
+                admission.release(answered: true)
             }
         }
         // Start the second waiter only once the first is queued, so their order is known.
         var iterator = queued.stream.makeAsyncIterator()
         _ = await iterator.next()
         _ = await iterator.next()
-        held[0].release()
-        held[1].release()
+        held[0].release(answered: true)
+        held[1].release(answered: true)
         for waiter in waiters { try await waiter.value }
         #expect(order.withLock { $0 }.sorted() == [0, 1])
-        held[2].release()
+        held[2].release(answered: true)
     }
 
     @Test func aBypassingRequestIsAdmittedAtOnceWithoutASlot() async throws {
@@ -52,10 +52,10 @@ import Testing
         let held = try await HostLimiter.admit(remote, limit: limit(pool, 1), bypass: false)
         let refresh = try await HostLimiter.admit(remote, limit: limit(pool, 1), bypass: true)
         #expect(!refresh.waited)
-        refresh.release()  // frees nothing: it held no slot
+        refresh.release(answered: true)  // frees nothing: it held no slot
         let waiter = Task { try await HostLimiter.admit(remote, limit: limit(pool, 1), bypass: false) }
-        held.release()
-        try await waiter.value.release()
+        held.release(answered: true)
+        try await waiter.value.release(answered: true)
     }
 
     @Test func cancellingAQueuedRequestRemovesItFromTheQueue() async throws {
@@ -65,10 +65,10 @@ import Testing
         waiter.cancel()
         await #expect(throws: CancellationError.self) { try await waiter.value }
         // The cancelled waiter did not take the slot: the next request gets it.
-        held.release()
+        held.release(answered: true)
         let next = try await HostLimiter.admit(remote, limit: limit(pool, 1), bypass: false)
         #expect(!next.waited)
-        next.release()
+        next.release(answered: true)
     }
 
     /// The table is keyed by the pool's address; a pool made where a freed one was starts afresh.
@@ -82,13 +82,13 @@ import Testing
             old = nil
             let new = Pool()
             guard ObjectIdentifier(new) == address else {
-                stale.release()
+                stale.release(answered: true)
                 continue
             }
             reused = true
             let admission = try await HostLimiter.admit(remote, limit: limit(new, 1), bypass: false)
             #expect(!admission.waited, "the new pool waited for the freed pool's slot")
-            admission.release()
+            admission.release(answered: true)
             withExtendedLifetime(new) {}
         }
         try #require(reused, "no pool was ever made at a freed pool's address")
@@ -121,11 +121,35 @@ import Testing
         for _ in 0..<8 {
             let admission = try await HostLimiter.admit(remote, limit: limit, bypass: false)
             try await Task.sleep(nanoseconds: 20_000_000)
-            admission.release()
+            admission.release(answered: true)
         }
         let held = try await (0..<12).asyncMap { _ in try await HostLimiter.admit(remote, limit: limit, bypass: false) }
         #expect(held.allSatisfy { !$0.waited })
-        held.forEach { $0.release() }
+        held.forEach { $0.release(answered: true) }
+    }
+
+    /// Issue 37: a send that got no answer (cancelled, timed out) measured its caller, not the
+    /// host, so however long it took, the host is still unknown: four slots.
+    @Test func sendsThatGotNoAnswerTeachTheLimiterNothing() async throws {
+        let pool = Pool()
+        let limit = limit(pool, 12)
+        for _ in 0..<8 {
+            let admission = try await HostLimiter.admit(remote, limit: limit, bypass: false)
+            try await Task.sleep(nanoseconds: 20_000_000)
+            admission.release(answered: false)
+        }
+        let held = try await (0..<4).asyncMap { _ in try await HostLimiter.admit(remote, limit: limit, bypass: false) }
+        #expect(held.allSatisfy { !$0.waited })
+        // A fifth, already cancelled: it would be admitted at once beside four only if the limit
+        // were higher; it has to queue, and so ends cancelled.
+        let fifth = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await HostLimiter.admit(remote, limit: limit, bypass: false)
+        }
+        await #expect(throws: CancellationError.self, "a fifth request went out beside four") {
+            try await fifth.value.release(answered: false)
+        }
+        held.forEach { $0.release(answered: false) }
     }
 
     @Test func theDefaultIsTwiceTheSessionsConnectionsOnLinux() {

@@ -9,7 +9,7 @@ import Testing
 
 /// `timeoutInterval` is an idle timeout on every platform; ``DeadlineMiddleware`` bounds the whole
 /// exchange; a session's fractional `timeoutIntervalForRequest` is honoured on Linux too.
-@Suite struct TimeoutSemanticsTests {
+@Suite(.timingBound) struct TimeoutSemanticsTests {
     /// `GET /{route}` as raw bytes.
     struct RawEndpoint: Endpoint {
         typealias Server = LoopbackServer

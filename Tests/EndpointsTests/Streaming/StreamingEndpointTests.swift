@@ -82,7 +82,7 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
     }
 }
 
-@Suite struct StreamingEndpointTests {
+@Suite(.timingBound) struct StreamingEndpointTests {
     private func sse(_ text: String) -> Data { Data(text.utf8) }
 
     private func run<R: Sendable>(
@@ -306,7 +306,7 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
             .streamed([Data("data: {\"n\":1}\n\n".utf8)], contentType: "text/event-stream", then: .stall)
         }
         let first = LockedBox(false)
-        let reader = Task {
+        let reader = OwnThread.task {
             try await Loopback.$baseURL.withValue(server.baseURL) {
                 for try await _ in try await URLSession.shared.bytes(for: TickStream("forever")).events.values {
                     first.mutate { $0 = true }

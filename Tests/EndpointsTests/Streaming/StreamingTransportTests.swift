@@ -9,7 +9,7 @@ import Testing
 #endif
 
 /// `URLSessionTransport.stream`: the head first, then the body as it arrives, over loopback.
-@Suite struct StreamingTransportTests {
+@Suite(.timingBound) struct StreamingTransportTests {
     private let transport = URLSessionTransport(session: .shared)
     private let context = RequestContext(endpointName: "Stream")
 
@@ -66,7 +66,7 @@ import Testing
         defer { server.stop() }
         server.route("/forever") { _ in .streamed([Data("x".utf8)], then: .stall) }
         let (body, _) = try await transport.stream(request(server, "/forever"), context: context)
-        let reader = Task {
+        let reader = OwnThread.task {
             var count = 0
             for try await chunk in body { count += chunk.count }
             return count
@@ -79,7 +79,7 @@ import Testing
     @Test func cancellingBeforeTheHeadStopsTheRequest() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let task = Task { [transport, context] in
+        let task = OwnThread.task { [transport, context] in
             try await transport.stream(URLRequest(url: server.url("/delay/600000")), context: context)
         }
         try await waitForRequests(1, on: server)

@@ -72,3 +72,42 @@ import Testing
         }
     }
 #endif
+
+#if canImport(FoundationNetworking)
+    /// The libcurl transport takes its proxy from the environment, as curl does: `http_proxy` for
+    /// `http` URLs, unless `no_proxy` names the host. Each case runs in a process of its own, whose
+    /// environment it may change.
+    @Suite struct CurlProxyTests {
+        @Test func httpProxyFromTheEnvironmentIsUsed() async {
+            await #expect(processExitsWith: .success) {
+                let proxy = try RawServer(reply: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+                setenv("http_proxy", proxy.url.absoluteString, 1)
+                let client = EndpointClient(transport: try CurlTransport())
+                let body = try await client.response(for: Request<Data>.get("http://example.invalid/through-proxy"))
+                let head = proxy.heads.value.first ?? ""
+                proxy.stop()
+                // A proxy gets the absolute URL in the request line.
+                exit(
+                    body == Data("ok".utf8) && head.hasPrefix("GET http://example.invalid/through-proxy HTTP/1.1")
+                        ? 0 : 1)
+            }
+        }
+
+        @Test func noProxyExemptsAHost() async {
+            await #expect(processExitsWith: .success) {
+                let proxy = try RawServer(reply: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+                let server = try TestServer()
+                setenv("http_proxy", proxy.url.absoluteString, 1)
+                setenv("no_proxy", "127.0.0.1", 1)
+                let client = EndpointClient(transport: try CurlTransport())
+                let echo = try await Loopback.$baseURL.withValue(server.baseURL) {
+                    try await client.response(with: EchoEndpoint())
+                }
+                let proxied = proxy.heads.value.count
+                proxy.stop()
+                server.stop()
+                exit(echo.path == "/echo" && proxied == 0 ? 0 : 1)
+            }
+        }
+    }
+#endif

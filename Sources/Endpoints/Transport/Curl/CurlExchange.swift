@@ -132,6 +132,9 @@
         func stop(with error: any Error) {
             switch delivery.withLock({ $0.stop(with: error) }) {
             case .none:
+                // Over (rare: a reader that went away), but its body may still be decoding for the
+                // reader: the loop drops that, and ignores an exchange it does not know.
+                loop.remove(self)
                 return
             case .notStarted:
                 return
@@ -156,9 +159,6 @@
             paused || timeout == .max ? .max : lastActivity &+ timeout
         }
 
-        /// The loop removed the transfer after ``stop(with:)``.
-        func loopRemoved() {}
-
         /// The reader caught up: what was left undecoded is decoded, then the transfer goes on
         /// (libcurl may call the write callback now). An error ends the exchange: the loop removes it.
         func loopResumes() -> URLError? {
@@ -181,6 +181,12 @@
                 endsAfterDecoding = false
                 body?.finish()
             }
+        }
+
+        /// The reader went away while the body was still being decoded after the transfer ended.
+        func loopAbandonsDecoding() {
+            endsAfterDecoding = false
+            undecoded = Data()
         }
 
         /// Decodes what waits undecoded, until the reader is behind again.

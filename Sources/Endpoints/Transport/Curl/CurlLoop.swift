@@ -94,6 +94,8 @@
 
         private func run() {
             var running: [OpaquePointer: CurlExchange] = [:]
+            // Exchanges whose transfer ended with compressed bytes still to decode for their reader.
+            var draining: [ObjectIdentifier: CurlExchange] = [:]
             var watchAt = UInt64.max
             var cachedConnections = multi.cachedConnections
             while true {
@@ -119,15 +121,21 @@
                     cachedConnections = running.count * 4
                     multi.keepConnections(cachedConnections)
                 }
-                for exchange in work.removed where running[exchange.handle.easy] === exchange {
+                for exchange in work.removed {
+                    guard running[exchange.handle.easy] === exchange else {
+                        // A reader that went away from a body still being decoded.
+                        draining.removeValue(forKey: ObjectIdentifier(exchange))?.loopAbandonsDecoding()
+                        continue
+                    }
                     running[exchange.handle.easy] = nil
                     multi.remove(exchange.handle)
-                    exchange.loopRemoved()
                     recycle(exchange.handle)
                 }
                 for exchange in work.resumed {
                     guard running[exchange.handle.easy] === exchange else {
+                        guard draining[ObjectIdentifier(exchange)] != nil else { continue }
                         exchange.loopResumesAfterEnd()
+                        if !exchange.endsAfterDecoding { draining[ObjectIdentifier(exchange)] = nil }
                         continue
                     }
                     if let error = exchange.loopResumes() {
@@ -143,13 +151,14 @@
                     multi.remove(exchange.handle)
                     exchange.loopFinished(code: code)
                     recycle(exchange.handle)
+                    if exchange.endsAfterDecoding { draining[ObjectIdentifier(exchange)] = exchange }
                 }
                 if !running.isEmpty, RequestRecorder.now() >= watchAt {
                     watchAt = expireIdle(&running)
                 } else if running.isEmpty {
                     watchAt = .max
                 }
-                if work.closing, running.isEmpty, inbox.withLock({ $0.added.isEmpty }) { break }
+                if work.closing, running.isEmpty, draining.isEmpty, inbox.withLock({ $0.added.isEmpty }) { break }
                 poll(until: watchAt)
             }
             inbox.withLock { $0.idle.removeAll() }

@@ -84,8 +84,14 @@
         /// Sends `request` and returns the whole body with the response.
         public func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
             let (request, admission) = try await admit(request, context: context)
-            defer { admission.release() }
-            let (answer, response) = try await exchange(request, context: context, mode: .buffered)
+            let (answer, response): (CurlAnswer, HTTPURLResponse)
+            do {
+                (answer, response) = try await exchange(request, context: context, mode: .buffered)
+                admission.release(answered: true)
+            } catch {
+                admission.release(answered: false)
+                throw error
+            }
             let data = answer.body.bufferedData ?? Data()
             if let violation = ResponseFraming.violation(
                 of: response, bodyLength: data.count, requestMethod: request.httpMethod)
@@ -101,9 +107,14 @@
             ResponseBody, HTTPURLResponse
         ) {
             let (request, admission) = try await admit(request, context: context)
-            defer { admission.release() }
-            let (answer, response) = try await exchange(request, context: context, mode: .streamed)
-            return (answer.body, response)
+            do {
+                let (answer, response) = try await exchange(request, context: context, mode: .streamed)
+                admission.release(answered: true)
+                return (answer.body, response)
+            } catch {
+                admission.release(answered: false)
+                throw error
+            }
         }
 
         /// Waits for one of the host's slots (a credential refresh takes none), then gives the
@@ -117,14 +128,14 @@
                 request, limit: limit, bypass: context.isCredentialRefresh, recorder: context.recorder)
             guard admission.waited else { return (request, admission) }
             if Task.isCancelled {
-                admission.release()
+                admission.release(answered: false)
                 throw CancellationError()
             }
             guard let updated = context.currentCredentials?(request) else { return (request, admission) }
             do {
                 try HeaderValidation.validate(updated)
             } catch {
-                admission.release()
+                admission.release(answered: false)
                 throw error
             }
             return (updated, admission)
