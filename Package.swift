@@ -37,7 +37,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "EndpointsBench",
-            dependencies: ["Endpoints", "EndpointsTestServer"],
+            // CEndpointsCurl for the bare libcurl loop, the floor the libcurl transport is measured against.
+            dependencies: [
+                "Endpoints", "EndpointsTestServer",
+                .target(name: "CEndpointsCurl", condition: .when(platforms: [.linux])),
+            ],
             swiftSettings: upcoming
         ),
         // The reverse proxy that runs http-tests/cache-tests against HTTPCache (scripts/cache-tests.sh).

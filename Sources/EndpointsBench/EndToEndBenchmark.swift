@@ -109,6 +109,7 @@ enum EndToEndBenchmark {
         var ours: [Sample] = []
         var raw: [Sample] = []
         let split = WallSplit()
+        let counter = { server.connectionCount }
         // One warm-up request per side opens the first connection outside the measurement.
         _ = try await rawSession.data(for: URLRequest(url: url))
         _ = try await ourSession.response(with: ItemEndpoint(), environment: server.baseURL)
@@ -178,18 +179,18 @@ enum EndToEndBenchmark {
             // ENDPOINTS_BENCH_ONLY=raw or =ours runs one side, for a profiler to see it alone.
             if let only = ProcessInfo.processInfo.environment["ENDPOINTS_BENCH_ONLY"] {
                 let sample = try await measure(
-                    server: server, count: perRound, inFlight: inFlight, only == "raw" ? rawSide : ourSide)
+                    count: perRound, inFlight: inFlight, connections: counter, only == "raw" ? rawSide : ourSide)
                 raw.append(sample)
                 ours.append(sample)
                 continue
             }
             // Alternate which side goes first, so neither always runs on a warmer machine.
             if round.isMultiple(of: 2) {
-                raw.append(try await measure(server: server, count: perRound, inFlight: inFlight, rawSide))
-                ours.append(try await measure(server: server, count: perRound, inFlight: inFlight, ourSide))
+                raw.append(try await measure(count: perRound, inFlight: inFlight, connections: counter, rawSide))
+                ours.append(try await measure(count: perRound, inFlight: inFlight, connections: counter, ourSide))
             } else {
-                ours.append(try await measure(server: server, count: perRound, inFlight: inFlight, ourSide))
-                raw.append(try await measure(server: server, count: perRound, inFlight: inFlight, rawSide))
+                ours.append(try await measure(count: perRound, inFlight: inFlight, connections: counter, ourSide))
+                raw.append(try await measure(count: perRound, inFlight: inFlight, connections: counter, rawSide))
             }
         }
         if let line = split.report(requests: ours.map(\.requests).reduce(0, +)) { print(line) }
@@ -262,38 +263,51 @@ enum EndToEndBenchmark {
     static let settleMilliseconds =
         ProcessInfo.processInfo.environment["ENDPOINTS_BENCH_SETTLE_MS"].flatMap { UInt64($0) } ?? 100
 
+    /// Sends `count` requests, `inFlight` at a time, each with `request`: one round of one side.
     static func measure(
-        server: TestServer,
         count: Int,
         inFlight: Int,
+        connections: () async -> Int,
         _ request: @escaping @Sendable () async throws -> Void
+    ) async throws -> Sample {
+        try await measureRound(count: count, connections: connections) {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var started = 0
+                while started < min(inFlight, count) {
+                    group.addTask(operation: request)
+                    started += 1
+                }
+                while try await group.next() != nil {
+                    if started < count {
+                        group.addTask(operation: request)
+                        started += 1
+                    }
+                }
+            }
+        }
+    }
+
+    /// Times `round`, which sends `count` requests: its wall time, this process's CPU time (user
+    /// and system, every thread), and the connections the server accepted meanwhile (`connections`
+    /// counts them so far).
+    static func measureRound(
+        count: Int, connections: () async -> Int, _ round: () async throws -> Void
     ) async throws -> Sample {
         // Let the previous round's connections settle first (outside the measurement): raw code at 16
         // in flight churns connections whose teardown, in client and server threads, otherwise lands
         // in the next round and is charged to the other side (ENDPOINTS_BENCH_SETTLE_MS, 100 by default).
         try await Task.sleep(nanoseconds: settleMilliseconds * 1_000_000)
-        let connectionsBefore = server.connectionCount
+        let connectionsBefore = await connections()
         let cpuBefore = cpuTime()
         let start = DispatchTime.now().uptimeNanoseconds
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            var started = 0
-            while started < min(inFlight, count) {
-                group.addTask(operation: request)
-                started += 1
-            }
-            while try await group.next() != nil {
-                if started < count {
-                    group.addTask(operation: request)
-                    started += 1
-                }
-            }
-        }
+        try await round()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let cpuSeconds = cpuTime() - cpuBefore
         return Sample(
             requests: count,
             seconds: seconds,
-            cpuSeconds: cpuTime() - cpuBefore,
-            connections: server.connectionCount - connectionsBefore
+            cpuSeconds: cpuSeconds,
+            connections: await connections() - connectionsBefore
         )
     }
 

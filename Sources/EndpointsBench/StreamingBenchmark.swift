@@ -93,7 +93,16 @@ enum StreamingBenchmark {
         }
     }
 
-    static func measureDownload(_ name: String, bytes: Int, _ body: (URL) async throws -> Void) async throws {
+    /// One download's wall time and how far its peak RSS rose above the RSS before it.
+    struct DownloadSample {
+        let seconds: Double
+        let peakAboveIdle: Int
+    }
+
+    @discardableResult
+    static func measureDownload(
+        _ name: String, bytes: Int, _ body: (URL) async throws -> Void
+    ) async throws -> DownloadSample {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("endpoints-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
         let idle = Memory.residentBytes()
@@ -109,6 +118,7 @@ enum StreamingBenchmark {
                 name, bytes >> 20, seconds, Double(bytes) / 1_048_576 / seconds, Double(idle) / 1_048_576,
                 Double(peak) / 1_048_576, Double(peak - idle) / 1_048_576,
                 size == bytes ? "" : " — WRONG SIZE \(size)"))
+        return DownloadSample(seconds: seconds, peakAboveIdle: peak - idle)
     }
 
     /// `text` in chunks of 16 KiB, as a server would send it.

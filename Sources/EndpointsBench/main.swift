@@ -12,6 +12,10 @@ import Foundation
 //          against a hand-written URLSessionDataDelegate reader, and the SSE and JSON-lines parsers
 //          alone in memory (`--quick`: 256 MB, fewer events; `--only=download|events|parsers`)
 //   cache  HTTPCache: a fresh hit against a loopback round trip, and 100 coalesced GETs
+//   nginx --url=URL  against nginx in a process of its own (scripts/bench-nginx.sh starts it and
+//          passes the URL; not part of `all`): raw URLSession, EndpointClient() on libcurl and the
+//          bare libcurl loop at 1, 16, 64 in flight and at a 20 ms backend, then a 1 GB download
+//          against `curl -o /dev/null` (`--quick`; `--only=e2e|slow|download`)
 let mode = CommandLine.arguments.dropFirst().first ?? "all"
 if mode == "build" || mode == "all" {
     BuildBenchmark.run(count: 200_000)
@@ -38,4 +42,13 @@ if mode == "stream" || mode == "all" {
 }
 if mode == "cache" || mode == "all" {
     try await CacheBenchmark.run()
+}
+if mode == "nginx" {
+    let argument = CommandLine.arguments.first { $0.hasPrefix("--url=") }.map { String($0.dropFirst("--url=".count)) }
+    guard let base = argument.flatMap(URL.init(string:)) else {
+        print("endpoints-bench nginx needs --url=http://127.0.0.1:PORT (scripts/bench-nginx.sh passes it)")
+        exit(2)
+    }
+    let only = CommandLine.arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst("--only=".count)) }
+    try await NginxBenchmark.run(base: base, quick: CommandLine.arguments.contains("--quick"), only: only)
 }

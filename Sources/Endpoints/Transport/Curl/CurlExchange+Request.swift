@@ -139,8 +139,8 @@
             for (name, value) in request.allHTTPHeaderFields ?? [:] {
                 let line = value.isEmpty ? "\(name);" : "\(name): \(value)"
                 list = line.withCString { ep_slist_append(list, $0) }
-                if !hasUserAgent, name.caseInsensitiveCompare("User-Agent") == .orderedSame { hasUserAgent = true }
-                if !hasAcceptEncoding, name.caseInsensitiveCompare("Accept-Encoding") == .orderedSame {
+                if !hasUserAgent, CurlResponseHead.sameName(name.utf8, "User-Agent".utf8) { hasUserAgent = true }
+                if !hasAcceptEncoding, CurlResponseHead.sameName(name.utf8, "Accept-Encoding".utf8) {
                     hasAcceptEncoding = true
                 }
             }

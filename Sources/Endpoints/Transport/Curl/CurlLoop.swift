@@ -43,7 +43,8 @@
         init(maximumConnectionsPerHost: Int) {
             multi = CurlMulti(maximumConnectionsPerHost: maximumConnectionsPerHost)
             let thread = Thread { [self] in run() }
-            thread.name = "Endpoints libcurl"
+            // At most 15 bytes: Linux refuses a longer thread name, and the thread stays unnamed.
+            thread.name = "Endpoints curl"
             thread.start()
         }
 
@@ -96,6 +97,7 @@
             // Exchanges whose transfer ended with compressed bytes still to decode for their reader.
             var draining: [ObjectIdentifier: CurlExchange] = [:]
             var watchAt = UInt64.max
+            var cachedConnections = multi.cachedConnections
             while true {
                 let work = inbox.withLock { inbox -> Inbox in
                     let work = Inbox(
@@ -114,6 +116,10 @@
                     running[exchange.handle.easy] = exchange
                     multi.add(exchange.handle)
                     watchAt = min(watchAt, exchange.idleDeadline)
+                }
+                if running.count * 4 > cachedConnections {
+                    cachedConnections = running.count * 4
+                    multi.keepConnections(cachedConnections)
                 }
                 for exchange in work.removed {
                     guard running[exchange.handle.easy] === exchange else {
@@ -208,11 +214,26 @@
         // thread's alone), except `curl_multi_wakeup`, which libcurl documents as thread-safe.
         private let multi: OpaquePointer
 
+        /// How many connections the multi handle keeps, idle ones included (``keepConnections(_:)``).
+        let cachedConnections: Int
+
         init(maximumConnectionsPerHost: Int) {
             guard let multi = ep_multi_init() else { fatalError("curl_multi_init failed (out of memory)") }
             self.multi = multi
             _ = ep_multi_setopt_long(multi, Int32(EP_CURLMOPT_PIPELINING), Int(EP_CURLPIPE_MULTIPLEX))
             _ = ep_multi_setopt_long(multi, Int32(EP_CURLMOPT_MAX_HOST_CONNECTIONS), maximumConnectionsPerHost)
+            cachedConnections = 4 * maximumConnectionsPerHost
+            keepConnections(cachedConnections)
+        }
+
+        /// Keeps up to `count` connections open, idle ones included, closing the least recently
+        /// used beyond. libcurl's default is four per transfer running *now*: once a burst drains,
+        /// each connection handed back closes an idle one, and the next burst connects again
+        /// (40 new connections per 1,000 requests at 16 in flight against nginx). The loop only
+        /// raises it, to four per transfer at the busiest moment; idle connections still close
+        /// after `CURLOPT_MAXAGE_CONN` (118 s).
+        func keepConnections(_ count: Int) {
+            _ = ep_multi_setopt_long(multi, Int32(EP_CURLMOPT_MAXCONNECTS), count)
         }
 
         func wakeUp() { _ = ep_multi_wakeup(multi) }

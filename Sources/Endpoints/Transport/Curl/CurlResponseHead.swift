@@ -122,6 +122,14 @@ struct CurlResponseHead: Sendable {
     var fields: [(name: String, value: String)] {
         var result: [(name: String, value: String)] = []
         result.reserveCapacity(fieldEnds.count)
+        forEachField { name, value in
+            result.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+        }
+        return result
+    }
+
+    /// Calls `body` with each field line's name and value (without surrounding spaces), as bytes.
+    private func forEachField(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
         var start = 0
         fieldBytes.withUnsafeBufferPointer { bytes in
             for end in fieldEnds {
@@ -132,23 +140,36 @@ struct CurlResponseHead: Sendable {
                 var valueEnd = line.count
                 while valueStart < valueEnd, line[valueStart] == 32 || line[valueStart] == 9 { valueStart += 1 }
                 while valueEnd > valueStart, line[valueEnd - 1] == 32 || line[valueEnd - 1] == 9 { valueEnd -= 1 }
-                result.append(
-                    (
-                        String(decoding: UnsafeBufferPointer(rebasing: line[..<colon]), as: UTF8.self),
-                        String(decoding: UnsafeBufferPointer(rebasing: line[valueStart..<valueEnd]), as: UTF8.self)
-                    ))
+                body(
+                    UnsafeBufferPointer(rebasing: line[..<colon]),
+                    UnsafeBufferPointer(rebasing: line[valueStart..<valueEnd]))
             }
         }
-        return result
     }
 
     /// The value of the field `name` (any case), the values of a repeated field joined with `, `.
+    ///
+    /// Compares the bytes as they came: only a matching field's value becomes a string (the loop
+    /// asks for three fields of every head).
     func value(of name: String) -> String? {
         var found: String?
-        for field in fields where field.name.caseInsensitiveCompare(name) == .orderedSame {
-            found = found.map { $0 + ", " + field.value } ?? field.value
+        forEachField { fieldName, value in
+            guard Self.sameName(fieldName, name.utf8) else { return }
+            let text = String(decoding: value, as: UTF8.self)
+            found = found.map { $0 + ", " + text } ?? text
         }
         return found
+    }
+
+    /// Whether two field names are the same, ASCII letters in any case. Names are tokens (ASCII),
+    /// so this is `caseInsensitiveCompare` without Foundation's Unicode work.
+    static func sameName(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        for (x, y) in zip(a, b) where x != y {
+            let lower = x | 0x20
+            guard lower == y | 0x20, lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") else { return false }
+        }
+        return true
     }
 
     /// `HTTP/1.1`, or `HTTP/2` for a major version of 2 and up, as URLSession writes them.
