@@ -15,6 +15,8 @@
 # The variables (base URLs; each peer's paths are listed at the top of its Python file):
 #   ENDPOINTS_WS_ECHO_URL      ws://127.0.0.1:PORT    the `websockets` echo server (echo_server.py)
 #   ENDPOINTS_WSS_ECHO_URL     wss://127.0.0.1:PORT   the same over TLS
+#   ENDPOINTS_WS_HOSTILE_URL   ws://127.0.0.1:PORT    a raw-socket server, one RFC 6455 violation per path
+#                                                     (hostile_server.py)
 #   ENDPOINTS_WS_CA_FILE       PATH                   the throwaway CA (PEM) that signed the wss://
 #                                                     servers' certificate (for 127.0.0.1 and localhost)
 #

@@ -24,6 +24,7 @@ import ssl
 import sys
 
 import echo_server
+import hostile_server
 
 HOST = "127.0.0.1"
 
@@ -61,10 +62,15 @@ async def main() -> None:
         asyncio.get_running_loop().add_signal_handler(signum, lambda: stop.done() or stop.set_result(None))
 
     urls: dict[str, str] = {}
-    echo_plain, echo_tls = bound_socket(), bound_socket()
-    async with echo_server.start(echo_plain), echo_server.start(echo_tls, ssl=tls):
+    echo_plain, echo_tls, hostile = bound_socket(), bound_socket(), bound_socket()
+    async with (
+        echo_server.start(echo_plain),
+        echo_server.start(echo_tls, ssl=tls),
+        await hostile_server.start(hostile),
+    ):
         urls["ENDPOINTS_WS_ECHO_URL"] = url("ws", echo_plain)
         urls["ENDPOINTS_WSS_ECHO_URL"] = url("wss", echo_tls)
+        urls["ENDPOINTS_WS_HOSTILE_URL"] = url("ws", hostile)
         if arguments.ca:
             urls["ENDPOINTS_WS_CA_FILE"] = os.path.abspath(arguments.ca)
 

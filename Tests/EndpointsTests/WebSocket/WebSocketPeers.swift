@@ -23,13 +23,20 @@ enum WebSocketPeers {
     /// certificate for `127.0.0.1` and `localhost` signed by ``caFile``.
     static let secureEchoURL = url("ENDPOINTS_WSS_ECHO_URL")
 
+    /// `ENDPOINTS_WS_HOSTILE_URL`, e.g. `ws://127.0.0.1:54323`: a server on raw sockets that breaks
+    /// RFC 6455 one way per path (`/handshake/200`, `/frame/rsv1`, `/utf8/invalid-split`,
+    /// `/close/1005`, `/length/msb-set`, `/size/over`, `/ping/no-pong`, …) and, for a WebSocket URL
+    /// with `?id=NAME`, answers `GET /report/NAME` with the close code the client sent
+    /// (scripts/websocket-peers/hostile_server.py).
+    static let hostileURL = url("ENDPOINTS_WS_HOSTILE_URL")
+
     /// `ENDPOINTS_WS_CA_FILE`: the throwaway CA (PEM) that signed the `wss://` peers' certificate.
     static let caFile = ProcessInfo.processInfo.environment["ENDPOINTS_WS_CA_FILE"].map {
         URL(fileURLWithPath: $0)
     }
 
     /// Whether the script set every variable above.
-    static var available: Bool { echoURL != nil && secureEchoURL != nil && caFile != nil }
+    static var available: Bool { echoURL != nil && secureEchoURL != nil && hostileURL != nil && caFile != nil }
 
     /// `path` (with its query, if any) on `base`, e.g. `url(echoURL, "close/4001?reason=bye")`.
     static func url(_ base: URL?, _ path: String) -> URL? {
