@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on a fresh machine: installs httpbin from PyPI into a local virtual
 # environment (.venv-httpbin) for the interop suite, and Authlib and Flask into another
-# (.venv-authlib) for the OAuth suite, starts both on loopback, runs `swift test`, stops them;
+# (.venv-authlib) for the OAuth suite, and the `websockets` package, Starlette and uvicorn into a
+# third (.venv-websockets) for the WebSocket peers, starts them on loopback, runs `swift test`,
+# stops them; checks that every path of the WebSocket peers behaves as documented;
 # then checks that calling endpointTask with an authenticated endpoint does not compile,
 # that Endpoints 0.4 spellings which changed meaning fail to compile with a message, and that every
 # README and DocC sample compiles as printed and is covered by a test, and that the README's
@@ -52,17 +54,18 @@ check() {
 }
 
 if [ $# -gt 0 ]; then
-    check "swift test $*" scripts/httpbin.sh run scripts/authlib.sh run swift test "$@"
+    check "swift test $*" scripts/httpbin.sh run scripts/authlib.sh run scripts/websockets.sh run swift test "$@"
 else
     check "swift test (all but the stress, Authlib, queued-cancellation and idle-timeout suites)" \
-        scripts/httpbin.sh run swift test --skip EndpointsStressTests --skip QueuedCancellationTests \
-        --skip "$idle_timeout_suites"
+        scripts/httpbin.sh run scripts/websockets.sh run swift test --skip EndpointsStressTests \
+        --skip QueuedCancellationTests --skip "$idle_timeout_suites"
     check "swift test (the idle-timeout suites, alone)" swift test --skip-build --filter "$idle_timeout_suites"
     check "swift test (the Authlib suite, alone)" \
         scripts/authlib.sh run swift test --skip-build --filter OAuthAuthlibTests
     check "swift test (the queued-cancellation suite, alone)" swift test --skip-build --filter QueuedCancellationTests
     check "swift test (the stress suite)" swift test --skip-build --filter EndpointsStressTests
 fi
+check "the WebSocket peers' self-test" scripts/websockets.sh selftest
 check "compile-failure check" scripts/check-compile-failure.sh
 check "0.4 migration diagnostics" scripts/check-migration-compile-errors.sh
 check "README and DocC samples" python3 scripts/check-readme-samples.py
