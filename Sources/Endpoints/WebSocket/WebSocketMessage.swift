@@ -1,7 +1,11 @@
 import Foundation
 
 /// A whole WebSocket message, as sent or as reassembled from its fragments (RFC 6455 §5.6).
-enum WebSocketMessage: Sendable, Hashable {
+///
+/// ```swift
+/// let message = WebSocketMessage.text("hello")
+/// ```
+public enum WebSocketMessage: Sendable, Hashable {
     /// A text message (opcode 1): UTF-8 on the wire.
     case text(String)
     /// A binary message (opcode 2).
