@@ -28,7 +28,7 @@ import Testing
         let bytes256 = (0..<256).map { UInt8($0) }
         #expect(
             Frames.decode([0x82, 0x7E, 0x01, 0x00] + bytes256) == Step(events: [.message(.binary(Data(bytes256)))]))
-        let bytes64K = (0..<65536).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        let bytes64K = (0..<65536).map { UInt8(($0 * 13) % 256) }
         let frame64K = [0x82, 0x7F, 0, 0, 0, 0, 0, 0x01, 0x00, 0x00] + bytes64K
         let expected64K = Step(events: [.message(.binary(Data(bytes64K)))])
         let limits = WebSocketFrameDecoder.Limits(maximumFrameSize: 65536, maximumMessageSize: 65536)
