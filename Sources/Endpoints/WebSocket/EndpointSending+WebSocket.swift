@@ -22,9 +22,9 @@ extension EndpointSending {
     /// The server's 101 is checked (`Sec-WebSocket-Accept`, `Upgrade`, `Connection`, the
     /// subprotocol among those offered, no extension).
     ///
-    /// On Linux `EndpointClient()` sends with ``CurlTransport``, which upgrades; on Apple
-    /// platforms see <doc:WebSockets>. A transport that cannot upgrade fails with
-    /// ``WebSocketError/upgradeUnsupported(transport:)``.
+    /// On Linux `EndpointClient()` sends with ``CurlTransport``, which upgrades.
+    /// ``URLSessionTransport`` cannot upgrade yet, on any platform (see <doc:WebSockets>): it,
+    /// and any transport that cannot, fails with ``WebSocketError/upgradeUnsupported(transport:)``.
     ///
     /// - Throws: `T.TaskError`: a status other than 101 is its `errorResponse`, with the body; a
     ///   101 that is not a valid acceptance, or a transport that cannot upgrade, is its
