@@ -88,6 +88,9 @@ public enum EndpointTaskError<ErrorResponseType: Sendable>: Error, CustomStringC
             self = .endpointError(error)
         case let error as AuthenticationError:
             self = .authenticationError(error)
+        case let error as WebSocketError:
+            // A transport that cannot upgrade a WebSocket handshake says so.
+            self = .streamError(error)
         default:
             if let error = Self.urlError(bridging: error) {
                 self.init(urlError: error)

@@ -20,13 +20,13 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
     let auth: any AuthenticationMethod
     let middleware: [any Middleware]
     /// The statuses decoded as `Response`; the others are decoded as `ErrorResponse`.
-    let acceptableStatusCodes: StatusCodes
+    var acceptableStatusCodes: StatusCodes
     /// Turns an accepted response's body into `Response`.
     let decodeResponse: @Sendable (Data, HTTPURLResponse) throws -> Response
     /// Turns another response's body into `ErrorResponse` (not called when it is ``EmptyCodable``).
     let decodeError: @Sendable (Data) throws -> ErrorResponse
     /// Looks the request up in the task's mocks, when it can be mocked.
-    let mock: (@Sendable (any EndpointMockResolver) async -> Result<Response, Failure>?)?
+    var mock: (@Sendable (any EndpointMockResolver) async -> Result<Response, Failure>?)?
     /// What the request carries besides its head, handed to the transport in the context: an
     /// upload's file, a download's destination.
     var transfer = Transfer.none

@@ -109,6 +109,17 @@ final class BodyBuffer: Sendable {
         }
     }
 
+    /// The next chunk, `nil` at the end, without stopping the transfer when the reading task is
+    /// cancelled: for a reader that handles cancellation itself (a WebSocket sends its close frame
+    /// first, and the end follows).
+    func nextIgnoringCancellation() async throws -> Data? {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
+            let (outcome, resume) = take(orWait: continuation)
+            if let outcome { continuation.resume(with: outcome) }
+            resume?()
+        }
+    }
+
     private func take(
         orWait continuation: CheckedContinuation<Data?, any Error>
     ) -> (Result<Data?, any Error>?, (@Sendable () -> Void)?) {

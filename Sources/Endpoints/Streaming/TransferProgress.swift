@@ -42,6 +42,8 @@ public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {
 struct Transfer: Sendable {
     var upload: UploadSource?
     var download: DownloadSink?
+    /// A WebSocket's handshake: the transport that can upgrade the connection hands it over here.
+    var upgrade: UpgradeSink?
 
     static let none = Transfer()
 }

@@ -24,6 +24,10 @@
             var added: [CurlExchange] = []
             var removed: [CurlExchange] = []
             var resumed: [CurlExchange] = []
+            /// Connect-only sockets to open, and open ones with work (bytes to send, a reader
+            /// that caught up, a close).
+            var connecting: [CurlSocket] = []
+            var touched: [CurlSocket] = []
             /// Easy handles no transfer uses, most recently used last.
             var idle: [CurlHandle] = []
             /// Whether the loop sleeps in `curl_multi_poll` (or is about to), so that new work must wake it.
@@ -31,7 +35,10 @@
             /// The transport is gone: end once no transfer runs.
             var closing = false
 
-            var hasWork: Bool { !added.isEmpty || !removed.isEmpty || !resumed.isEmpty || closing }
+            var hasWork: Bool {
+                !added.isEmpty || !removed.isEmpty || !resumed.isEmpty || !connecting.isEmpty || !touched.isEmpty
+                    || closing
+            }
         }
 
         private let multi: CurlMulti
@@ -76,6 +83,16 @@
             hand { $0.resumed.append(exchange) }
         }
 
+        /// Opens `socket`, whose easy handle is configured for `CURLOPT_CONNECT_ONLY`.
+        func connect(_ socket: CurlSocket) {
+            hand { $0.connecting.append(socket) }
+        }
+
+        /// `socket` has work: bytes to send, a reader that caught up, a close.
+        func touch(_ socket: CurlSocket) {
+            hand { $0.touched.append(socket) }
+        }
+
         /// The transport is gone: the loop ends once its transfers have.
         func close() {
             hand { $0.closing = true }
@@ -98,16 +115,26 @@
             var draining: [ObjectIdentifier: CurlExchange] = [:]
             var watchAt = UInt64.max
             var cachedConnections = multi.cachedConnections
+            // Connect-only sockets: connecting (libcurl's), then open (polled here).
+            var connecting: [OpaquePointer: CurlSocket] = [:]
+            var sockets: [ObjectIdentifier: CurlSocket] = [:]
             while true {
                 let work = inbox.withLock { inbox -> Inbox in
                     let work = Inbox(
-                        added: inbox.added, removed: inbox.removed, resumed: inbox.resumed, closing: inbox.closing)
+                        added: inbox.added, removed: inbox.removed, resumed: inbox.resumed,
+                        connecting: inbox.connecting, touched: [], closing: inbox.closing)
                     inbox.added.removeAll(keepingCapacity: true)
                     inbox.removed.removeAll(keepingCapacity: true)
                     inbox.resumed.removeAll(keepingCapacity: true)
+                    inbox.connecting.removeAll(keepingCapacity: true)
+                    inbox.touched.removeAll(keepingCapacity: true)
                     return work
                 }
                 let now = RequestRecorder.now()
+                for socket in work.connecting {
+                    connecting[socket.handle.easy] = socket
+                    multi.add(socket.handle)
+                }
                 for exchange in work.added {
                     guard exchange.loopStarts(at: now) else {
                         recycle(exchange.handle)
@@ -147,6 +174,15 @@
                 }
                 multi.perform()
                 while let (easy, code) = multi.nextDone() {
+                    if let socket = connecting.removeValue(forKey: easy) {
+                        // Connected: the handle stays in the multi handle for the socket's life.
+                        if socket.loopConnected(code: code, now: RequestRecorder.now()) {
+                            sockets[ObjectIdentifier(socket)] = socket
+                        } else {
+                            multi.remove(socket.handle)
+                        }
+                        continue
+                    }
                     guard let exchange = running.removeValue(forKey: easy) else { continue }
                     multi.remove(exchange.handle)
                     exchange.loopFinished(code: code)
@@ -158,8 +194,17 @@
                 } else if running.isEmpty {
                     watchAt = .max
                 }
-                if work.closing, running.isEmpty, draining.isEmpty, inbox.withLock({ $0.added.isEmpty }) { break }
-                poll(until: watchAt)
+                var socketDeadline = UInt64.max
+                if !sockets.isEmpty || !connecting.isEmpty {
+                    serviceSockets(&sockets, connecting: &connecting)
+                    for socket in sockets.values { socketDeadline = min(socketDeadline, socket.deadline) }
+                }
+                if work.closing, running.isEmpty, draining.isEmpty, sockets.isEmpty, connecting.isEmpty,
+                    inbox.withLock({ $0.added.isEmpty && $0.connecting.isEmpty })
+                {
+                    break
+                }
+                poll(until: min(watchAt, socketDeadline), sockets: sockets.values)
             }
             inbox.withLock { $0.idle.removeAll() }
             multi.cleanUp()
@@ -184,8 +229,25 @@
             return next
         }
 
-        /// Sleeps in `curl_multi_poll` until libcurl has work, a wake-up, or `deadline` (uptime ns).
-        private func poll(until deadline: UInt64) {
+        /// A turn of I/O for each open socket; a socket still connecting that was closed is dropped.
+        private func serviceSockets(
+            _ sockets: inout [ObjectIdentifier: CurlSocket], connecting: inout [OpaquePointer: CurlSocket]
+        ) {
+            let now = RequestRecorder.now()
+            for (id, socket) in sockets where !socket.loopService(now: now) {
+                sockets[id] = nil
+                multi.remove(socket.handle)
+            }
+            for (easy, socket) in connecting where socket.shared.withLock({ $0.closeNow }) {
+                connecting[easy] = nil
+                multi.remove(socket.handle)
+                socket.loopEnd(CancellationError())
+            }
+        }
+
+        /// Sleeps in `curl_multi_poll` until libcurl has work, a wake-up, one of `sockets` is ready,
+        /// or `deadline` (uptime ns).
+        private func poll(until deadline: UInt64, sockets: Dictionary<ObjectIdentifier, CurlSocket>.Values) {
             let sleeps = inbox.withLock { inbox -> Bool in
                 guard !inbox.hasWork else { return false }
                 inbox.polling = true
@@ -195,7 +257,14 @@
             let now = RequestRecorder.now()
             let milliseconds =
                 deadline == .max ? 1000 : Int32(clamping: (deadline &- min(deadline, now)) / 1_000_000 + 1)
-            multi.poll(timeout: min(milliseconds, 1000))
+            var extra: [ep_waitfd] = []
+            for socket in sockets where socket.descriptor >= 0 {
+                var events: Int16 = 0
+                if !socket.readPaused { events |= Int16(EP_CURL_WAIT_POLLIN) }
+                if socket.wantsOutput { events |= Int16(EP_CURL_WAIT_POLLOUT) }
+                if events != 0 { extra.append(ep_waitfd(fd: socket.descriptor, events: events, revents: 0)) }
+            }
+            multi.poll(timeout: min(milliseconds, 1000), extra: &extra)
             inbox.withLock { $0.polling = false }
         }
 
@@ -252,9 +321,12 @@
             return (easy, code)
         }
 
-        func poll(timeout milliseconds: Int32) {
+        func poll(timeout milliseconds: Int32, extra: inout [ep_waitfd]) {
             var ready: Int32 = 0
-            _ = ep_multi_poll(multi, nil, 0, milliseconds, &ready)
+            let count = UInt32(extra.count)
+            _ = extra.withUnsafeMutableBufferPointer { fds in
+                ep_multi_poll(multi, count == 0 ? nil : fds.baseAddress, count, milliseconds, &ready)
+            }
         }
 
         func cleanUp() { _ = ep_multi_cleanup(multi) }

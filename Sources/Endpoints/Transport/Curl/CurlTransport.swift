@@ -106,6 +106,7 @@
         public func stream(_ request: URLRequest, context: RequestContext) async throws -> (
             ResponseBody, HTTPURLResponse
         ) {
+            if let sink = context.upgrade { return try await upgrade(request, context: context, into: sink) }
             let (request, admission) = try await admit(request, context: context)
             do {
                 let (answer, response) = try await exchange(request, context: context, mode: .streamed)

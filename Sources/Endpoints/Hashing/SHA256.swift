@@ -1,5 +1,6 @@
-/// SHA-256 (FIPS 180-4), for PKCE's S256 code challenge: Foundation on Linux has no CryptoKit,
-/// and a verifier is 43 bytes, so speed does not matter.
+/// SHA-256 (FIPS 180-4), for PKCE's S256 code challenge, the cache's keys (through ``HMACSHA256``)
+/// and public-key pins: Foundation on Linux has no CryptoKit, and the inputs are small, so speed
+/// does not matter.
 enum SHA256 {
     private static let k: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
@@ -17,20 +18,11 @@ enum SHA256 {
         var h: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
         ]
-        var data = message + [0x80]
-        while data.count % 64 != 56 { data.append(0) }
-        let bits = UInt64(message.count) * 8
-        for shift in stride(from: 56, through: 0, by: -8) {
-            data.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
-        }
+        let data = DigestPadding.padded(message)
         func rotate(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
         var w = [UInt32](repeating: 0, count: 64)
         for chunk in stride(from: 0, to: data.count, by: 64) {
-            for i in 0..<16 {
-                let j = chunk + i * 4
-                w[i] =
-                    UInt32(data[j]) << 24 | UInt32(data[j + 1]) << 16 | UInt32(data[j + 2]) << 8 | UInt32(data[j + 3])
-            }
+            DigestPadding.loadBlock(data, at: chunk, into: &w)
             for i in 16..<64 {
                 let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
                 let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
@@ -48,6 +40,6 @@ enum SHA256 {
             }
             for (i, value) in [a, b, c, d, e, f, g, hh].enumerated() { h[i] = h[i] &+ value }
         }
-        return h.flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) } }
+        return DigestPadding.bytes(h)
     }
 }

@@ -1,0 +1,51 @@
+import Foundation
+
+/// How a transport hands over the connection a WebSocket handshake upgraded: the request carries
+/// one in its ``RequestContext`` (``RequestContext/upgrade``), and a transport that can upgrade
+/// sends the handshake on a connection of its own, returns the answer's head as usual, and, for a
+/// 101, puts the connection here. A transport that leaves it empty cannot upgrade; the WebSocket
+/// call then fails with ``WebSocketError/upgradeUnsupported(transport:)``.
+///
+/// Through the contract rather than beside it: the handshake passes every middleware (logging,
+/// retries, a 401 that refreshes credentials) as any request does, and a transport that wraps
+/// another passes the context, and so the sink, along.
+final class UpgradeSink: Sendable {
+    private let channel = Locked<(any UpgradedChannel)?>(nil)
+
+    /// The connection the last 101 upgraded; a retry's earlier one is closed.
+    func deliver(_ upgraded: any UpgradedChannel) {
+        let earlier = channel.withLock { channel in
+            defer { channel = upgraded }
+            return channel
+        }
+        earlier?.close()
+    }
+
+    /// Takes the connection, once.
+    func take() -> (any UpgradedChannel)? {
+        channel.withLock { channel in
+            defer { channel = nil }
+            return channel
+        }
+    }
+}
+
+/// The bytes of an upgraded connection, both ways, after the 101's head (what came after it
+/// included): RFC 6455 frames, read and written by ``WebSocketConnection``.
+protocol UpgradedChannel: Sendable {
+    /// The next bytes as they arrive, `nil` at the peer's close; the reader paces the socket. A
+    /// cancelled reader keeps waiting: it closes the channel itself.
+    func receive() async throws -> Data?
+    /// Sends `bytes`, returning once the transport took them.
+    func send(_ bytes: [UInt8]) async throws
+    /// Sends `bytes` after what waits, then closes; returns at once.
+    func sendThenClose(_ bytes: [UInt8])
+    /// Closes now.
+    func close()
+}
+
+extension RequestContext {
+    /// The request is a WebSocket handshake: a transport that can upgrade the connection hands
+    /// it over here (see ``UpgradeSink``); `nil` for every other request.
+    var upgrade: UpgradeSink? { transfer.upgrade }
+}
