@@ -22,28 +22,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-install_missing() {
-    local missing=()
-    command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
-    [ -f /usr/lib/nginx/modules/ngx_http_echo_module.so ] || missing+=(libnginx-mod-http-echo)
-    command -v curl >/dev/null 2>&1 || missing+=(curl)
-    if [ ${#missing[@]} -gt 0 ]; then
-        echo "bench-nginx: installing ${missing[*]}" >&2
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-    fi
-}
-
-install_missing
-NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+# nginx itself, the ports and starting and stopping it: scripts/nginx.sh, shared with the tests.
+source scripts/nginx.sh
+nginx_install libnginx-mod-http-echo curl
 
 dir=$(mktemp -d /tmp/endpoints-bench-nginx.XXXXXX)
-nginx_pid=""
 cleanup() {
-    if [ -n "$nginx_pid" ] && kill -0 "$nginx_pid" 2>/dev/null; then
-        kill -QUIT "$nginx_pid" 2>/dev/null || true
-        wait "$nginx_pid" 2>/dev/null || true
-    fi
+    nginx_stop
     rm -rf "$dir"
 }
 trap cleanup EXIT
@@ -58,12 +43,8 @@ chmod 644 "$dir/download" "$dir/warm/download"
 # 198 bytes: the three fields `Item` decodes, and one it skips.
 payload='{"id":42,"name":"Endpoints","tags":["swift","linux","http","libcurl","nginx"],"summary":"A typed endpoint, sent through the whole pipeline and decoded, against raw URLSession and the bare libcurl."}'
 
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
-
-start_nginx() {
-    port=$(free_port)
+write_config() {
+    port=${NGINX_PORTS[0]}
     cat >"$dir/nginx.conf" <<EOF
 load_module /usr/lib/nginx/modules/ngx_http_echo_module.so;
 worker_processes ${ENDPOINTS_BENCH_NGINX_WORKERS:-1};
@@ -76,11 +57,11 @@ http {
     keepalive_timeout 300s;
     sendfile on;
     tcp_nopush on;
-    client_body_temp_path $dir/body;
-    proxy_temp_path $dir/proxy;
-    fastcgi_temp_path $dir/fastcgi;
-    uwsgi_temp_path $dir/uwsgi;
-    scgi_temp_path $dir/scgi;
+    client_body_temp_path $dir/temp/body;
+    proxy_temp_path $dir/temp/proxy;
+    fastcgi_temp_path $dir/temp/fastcgi;
+    uwsgi_temp_path $dir/temp/uwsgi;
+    scgi_temp_path $dir/temp/scgi;
     server {
         listen 127.0.0.1:$port;
         location = /item { default_type application/json; return 200 '$payload'; }
@@ -91,34 +72,18 @@ http {
     }
 }
 EOF
-    "$NGINX" -p "$dir" -e "$dir/error.log" -c "$dir/nginx.conf" -g 'daemon off;' &
-    nginx_pid=$!
-    for _ in $(seq 1 100); do
-        if curl -sf -o /dev/null "http://127.0.0.1:$port/item"; then return 0; fi
-        kill -0 "$nginx_pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    return 1
 }
 
-# The port was free when asked; another process may take it before nginx binds: try again.
-for _ in 1 2 3; do
-    if start_nginx; then break; fi
-    wait "$nginx_pid" 2>/dev/null || true
-    nginx_pid=""
-done
-if [ -z "$nginx_pid" ]; then
-    echo "bench-nginx: nginx did not start:" >&2
-    cat "$dir/error.log" >&2 || true
-    exit 1
-fi
+nginx_start "$dir" 1 write_config
+port=${NGINX_PORTS[0]}
+nginx_pid=$NGINX_PID
 body=$(curl -sf "http://127.0.0.1:$port/item")
 slow=$(curl -sf "http://127.0.0.1:$port/slow/item")
 if [ "${#body}" -ne 198 ] || [ "$slow" != "$body" ]; then
     echo "bench-nginx: nginx serves ${#body} bytes at /item (198 expected) and '$slow' at /slow/item" >&2
     exit 1
 fi
-echo "bench-nginx: nginx $("$NGINX" -v 2>&1 | sed 's/.*nginx\///') on 127.0.0.1:$port (pid $nginx_pid); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "bench-nginx: nginx $("$(nginx_binary)" -v 2>&1 | sed 's/.*nginx\///') on 127.0.0.1:$port (pid $nginx_pid); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 swift build -c release --product endpoints-bench >&2
 bin=$(swift build -c release --show-bin-path)
