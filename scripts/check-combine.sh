@@ -12,6 +12,8 @@ rm -rf "$scratch/Sources"
 mkdir -p "$scratch/Sources/Combine"
 cp "$root/scripts/combine-stand-in/Combine.swift" "$scratch/Sources/Combine/Combine.swift"
 ln -s "$root/Sources/Endpoints" "$scratch/Sources/Endpoints"
+# The libcurl shim the Linux transport imports (its code builds here too, Linux being Linux).
+ln -s "$root/Sources/CEndpointsCurl" "$scratch/Sources/CEndpointsCurl"
 cat > "$scratch/Package.swift" <<'MANIFEST'
 // swift-tools-version: 6.0
 import PackageDescription
@@ -24,7 +26,11 @@ let package = Package(
     name: "CombineCheck",
     targets: [
         .target(name: "Combine"),
-        .target(name: "Endpoints", dependencies: ["Combine"], swiftSettings: upcoming),
+        .target(name: "CEndpointsCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(
+            name: "Endpoints",
+            dependencies: ["Combine", .target(name: "CEndpointsCurl", condition: .when(platforms: [.linux]))],
+            swiftSettings: upcoming),
     ],
     swiftLanguageModes: [.v6]
 )
