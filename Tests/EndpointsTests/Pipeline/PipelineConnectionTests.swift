@@ -133,7 +133,7 @@ import Testing
         let limited = PipelineOverrides(transport: transport.transport(maximumRequestsPerHost: 1))
         let errors = try await PipelineOverrides.$current.withValue(limited) {
             // Holds the only slot for the whole test; cancelled when the rounds are done.
-            let blocker = Task { await send(DelayEndpoint(milliseconds: 60_000), to: server, via: transport) }
+            let blocker = Task { await send(HeldEndpoint(), to: server, via: transport) }
             defer { blocker.cancel() }
             try await waitForRequests(1, on: server)
             var errors: [EndpointTaskError<APIError>] = []
@@ -169,7 +169,7 @@ import Testing
         let blockers = Task {
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<4 {
-                    group.addTask { _ = await send(DelayEndpoint(milliseconds: 60_000), to: server, via: transport) }
+                    group.addTask { _ = await send(HeldEndpoint(), to: server, via: transport) }
                 }
             }
         }

@@ -68,6 +68,17 @@ struct DelayEndpoint: Endpoint {
     init(milliseconds: Int) { pathComponents = PathComponents(milliseconds: milliseconds) }
 }
 
+/// `GET /delay/3600000` with an hour's timeout: a request that holds its host slot until it is
+/// cancelled, however slow the machine (a 60-second delay ran out under ThreadSanitizer in CI
+/// while a test still counted on its slot).
+struct HeldEndpoint: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Echo
+    typealias ErrorResponse = APIError
+
+    static let definition: Definition<HeldEndpoint> = Definition(path: "delay/3600000", timeout: 3600)
+}
+
 /// `GET /bytes/{count}`, returned raw.
 struct BytesEndpoint: Endpoint {
     typealias Server = LoopbackServer
