@@ -15,12 +15,18 @@ final class FakeAuthorizationServer: Sendable {
     let answers: Locked<[TestServer.Response]>
     let tokenRequests = Locked<[TestServer.Request]>([])
     let apiAuthorizations = Locked<[String]>([])
+    /// Awaited before each token answer (see ``holdTokenAnswers(until:)``).
+    private let tokenHold = Locked<(@Sendable () -> Bool)?>(nil)
 
     init(_ answers: TestServer.Response...) throws {
         http = try TestServer()
         self.answers = Locked(answers)
         http.route("/token") { [self] request in
             tokenRequests.withLock { $0.append(request) }
+            if let ready = tokenHold.withLock({ $0 }) {
+                // Waits on the condition itself, however long the machine takes to get there.
+                while !ready() { try? await Task.sleep(nanoseconds: 1_000_000) }
+            }
             return self.answers.withLock { answers in answers.count > 1 ? answers.removeFirst() : answers[0] }
         }
         http.route("/api") { [self] request in
@@ -30,6 +36,10 @@ final class FakeAuthorizationServer: Sendable {
     }
 
     func stop() { http.stop() }
+
+    /// Holds every token answer until `ready()` is true (say, until every request of a burst waits
+    /// for the refresh the token request belongs to).
+    func holdTokenAnswers(until ready: @escaping @Sendable () -> Bool) { tokenHold.withLock { $0 = ready } }
 
     func answer(_ response: TestServer.Response) { answers.withLock { $0 = [response] } }
 

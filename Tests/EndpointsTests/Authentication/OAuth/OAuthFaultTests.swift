@@ -121,6 +121,10 @@ import Testing
         let auth = OAuth.testing(
             server.provider(), .refreshToken("unused"), initialTokens: FakeAuthorizationServer.expired,
             callbacks: callbacks)
+        // The refresh ends only once all fifty wait for it: one that came later would find the
+        // session already ended (`.notAuthenticated`, as the end of this test checks), and under
+        // ThreadSanitizer in CI some did.
+        server.holdTokenAnswers { auth.jwt.state.withLock { $0.refresh?.waiters.count ?? 0 } >= 50 }
         let failures = await withTaskGroup(of: OAuthError?.self) { group in
             for _ in 0..<50 {
                 group.addTask {
