@@ -81,9 +81,9 @@ final class JWTTestServer: @unchecked Sendable {
 
     func openRefreshGate() { with { $0.refreshGateOpen = true } }
 
-    /// Polls `condition` every millisecond, for at most `seconds` × `ENDPOINTS_TEST_TIME_SCALE`.
-    func waitUntil(seconds: Double = 30, _ condition: (inout State) -> Bool) async {
-        let deadline = Date().addingTimeInterval(seconds * TestTiming.scale)
+    /// Polls `condition` every millisecond, for at most ``TestTiming/giveUp``.
+    func waitUntil(_ condition: (inout State) -> Bool) async {
+        let deadline = Date().addingTimeInterval(TestTiming.giveUp)
         while !with(condition), Date() < deadline {
             try? await Task.sleep(nanoseconds: 1_000_000)
         }
@@ -110,7 +110,7 @@ final class JWTTestServer: @unchecked Sendable {
             return state.refreshDelayMilliseconds
         }
         if delay > 0 { try? await Task.sleep(nanoseconds: delay * 1_000_000) }
-        await waitUntil(seconds: 60) { $0.refreshGateOpen }
+        await waitUntil { $0.refreshGateOpen }
         let presented = (try? JSONDecoder().decode(RefreshBody.self, from: request.body))?.refreshToken ?? ""
         let pair = with { state -> JWTAuth.TokenPair? in
             guard !state.rejectRefresh, state.validRefresh.remove(presented) != nil else { return nil }

@@ -13,21 +13,19 @@ import Testing
 /// below the time the server takes to answer (60 s), so "cancelled promptly" and "waited for the
 /// response" stay distinguishable on a loaded machine, scaled by `ENDPOINTS_TEST_TIME_SCALE`.
 @Suite struct PipelineCancellationTests {
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Duration, ContinuousClock
-    @Test(arguments: TestTransport.all)
+    /// The server answers after an hour, and the request's timeout is an hour: only the cancel can
+    /// end it before the time limit ends the test (a wall-clock bound failed plain `swift test`
+    /// beside two builds, where the machine stalled a test's tasks for half a minute).
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // .timeLimit
+    @Test(.timeLimit(.minutes(10)), arguments: TestTransport.all)
     func cancellingTheTaskCancelsTheRequestPromptly(via transport: TestTransport) async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let request = Task { await send(DelayEndpoint(milliseconds: 60_000), to: server, via: transport) }
+        let request = Task { await send(HeldEndpoint(), to: server, via: transport) }
         try await waitForRequests(1, on: server)
-        let clock = ContinuousClock()
-        let cancelledAt = clock.now
         request.cancel()
-        let result = await request.value
-        let elapsed = clock.now - cancelledAt
-        let error = try #require(result.failure())
+        let error = try #require(await request.value.failure())
         #expect(error.isCancelled, "got \(error)")
-        #expect(elapsed < TestTiming.bound(.seconds(15)), "cancellation took \(elapsed)")
     }
 
     @Test(arguments: TestTransport.all)

@@ -311,7 +311,7 @@ extension QueuedCancellationTests {
 
     /// Waits until `count` requests reached `/hold` on `server`.
     private func waitForHeld(_ count: Int, on server: TestServer) async throws {
-        let deadline = Date().addingTimeInterval(60 * TestTiming.scale)
+        let deadline = Date().addingTimeInterval(TestTiming.giveUp)
         while server.requests.filter({ $0.rawPath == "/hold" }).count < count, Date() < deadline {
             try await Task.sleep(nanoseconds: 5_000_000)
         }

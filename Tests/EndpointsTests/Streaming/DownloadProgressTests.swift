@@ -100,10 +100,10 @@ private final class ProgressWatch: Sendable {
         condition.broadcast()
     }
 
-    /// Waits until a report of `bytes` or more came. One that does not come within 30 s (scaled)
-    /// counts as missed, and later waits do not wait, so a failing run ends soon.
+    /// Waits until a report of `bytes` or more came. One that does not come within
+    /// ``TestTiming/giveUp`` counts as missed, and later waits do not wait, so a failing run ends.
     func wait(forBytes bytes: Int64) {
-        let deadline = Date().addingTimeInterval(30 * TestTiming.scale)
+        let deadline = Date().addingTimeInterval(TestTiming.giveUp)
         condition.lock()
         defer { condition.unlock() }
         while !state.gaveUp, (state.reports.last?.completedBytes ?? 0) < bytes {

@@ -77,9 +77,9 @@ enum Nginx {
     /// status client-verification`.
     ///
     /// nginx writes a request's line as it finishes it, which may be just after the client has
-    /// the response: this waits for the lines (the event), failing after 30 s × the time scale.
+    /// the response: this waits for the lines (the event), failing after ``TestTiming/giveUp``.
     static func accessLog(for marker: String, count: Int) async throws -> [[Substring]] {
-        let deadline = Date().addingTimeInterval(30 * TestTiming.scale)
+        let deadline = Date().addingTimeInterval(TestTiming.giveUp)
         var lines: [[Substring]] = []
         while true {
             let log = (try? String(contentsOf: file("NGINX_ACCESS_LOG"), encoding: .utf8)) ?? ""
