@@ -12,8 +12,9 @@ import Foundation
 //   Endpoints EndpointClient(), the default client (libcurl on Linux), a typed endpoint through the
 //             whole pipeline, decoding included;
 //   floor     BareCurlLoop: the same libcurl driven by a bare loop, nothing else (the floor).
-// Then the same at a backend that answers after 20 ms, and a 1 GB download to a file against
-// `curl -o /dev/null`. The figures are what issue 38 asks of the libcurl transport.
+// Then the same at a backend that answers after 20 ms, and a 1 GB download, to a file against
+// `curl -o FILE` and streamed against `curl -o /dev/null` (NginxDownload). The figures are what
+// issue 38 asks of the libcurl transport.
 
 enum NginxBenchmark {
     /// Runs every part, or only the one `only` names: `e2e`, `slow` or `download`.

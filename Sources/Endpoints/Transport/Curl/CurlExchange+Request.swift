@@ -73,6 +73,11 @@
                 _ = ep_easy_setopt_long(easy, Int32(EP_CURLOPT_HTTP_VERSION), Int(EP_CURL_HTTP_VERSION_1_1))
             }
             _ = ep_easy_setopt_long(easy, Int32(EP_CURLOPT_HTTP_CONTENT_DECODING), 0)
+            if mode == .streamed {
+                // A streamed body may be large: one `recv` takes up to this much instead of 16 KB
+                // (libcurl allocates it per transfer and frees it when the transfer ends).
+                _ = ep_easy_setopt_long(easy, Int32(EP_CURLOPT_BUFFERSIZE), CurlExchange.receiveBufferSize)
+            }
             if case .success(let tls) = settings.tls { tls.apply(to: easy) }
             let hasBody = try configureBody(request, context: context)
             configureHeaders(request, hasBody: hasBody, settings: settings)

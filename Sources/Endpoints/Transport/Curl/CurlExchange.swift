@@ -17,7 +17,10 @@
     /// - Streamed: the head is delivered as soon as its blank line arrives, and the body goes into
     ///   a ``BodyBuffer`` whose reader paces it: while more than its limit waits unread, the write
     ///   callback pauses the transfer (`CURL_WRITEFUNC_PAUSE`, so libcurl stops reading the socket)
-    ///   until the reader has drained half of it.
+    ///   until the reader has drained half of it. libcurl hands a body over in pieces of at most
+    ///   16 KB, however much one `recv` read; the pieces are gathered here (``pending``) and go to
+    ///   the reader together, at the end of the loop's turn or once ``handOverSize`` bytes wait, so
+    ///   that a fast body wakes its reader once per turn rather than once per 16 KB.
     /// - A response that redirects (301, 302, 303, 307, 308 with a `Location`) is not delivered
     ///   early, whatever the mode: its body is dropped as it arrives, and its head handed over at
     ///   the end for the transport to follow.
@@ -53,6 +56,9 @@
         var head = CurlResponseHead()
         /// A buffered body.
         var received = Data()
+        /// A streamed body's bytes from this turn of the loop, not handed to the reader yet
+        /// (``flushPending()``).
+        private(set) var pending = Data()
         /// When a byte last went out or came in (uptime nanoseconds).
         var lastActivity: UInt64 = 0
         /// The reader is behind: the next write pauses the transfer.
@@ -174,7 +180,9 @@
         func loopResumesAfterEnd() {
             guard endsAfterDecoding else { return }
             paused = false
-            if let error = decodeUndecoded() {
+            let error = decodeUndecoded()
+            flushPending()
+            if let error {
                 endsAfterDecoding = false
                 body?.finish(throwing: error)
             } else if undecoded.isEmpty {
@@ -187,6 +195,7 @@
         func loopAbandonsDecoding() {
             endsAfterDecoding = false
             undecoded = Data()
+            pending = Data()
         }
 
         /// Decodes what waits undecoded, until the reader is behind again.
@@ -206,14 +215,31 @@
             }
         }
 
-        /// Hands decoded (or plain) body bytes to the reader, or gathers them (buffered).
+        /// 256 KiB: the most a streamed exchange asks one `recv` for (`CURLOPT_BUFFERSIZE`; 16 KB by
+        /// default), and the most body bytes gathered before they go to the reader in one chunk.
+        static let receiveBufferSize = 256 << 10
+        static let handOverSize = receiveBufferSize
+
+        /// Gathers decoded (or plain) body bytes for the reader, handing them over once
+        /// ``handOverSize`` bytes wait; or gathers the whole body (buffered).
         func deliver(_ bytes: UnsafeRawBufferPointer) {
-            if let body {
-                // May call the buffer's pause hook, which sets `paused`.
-                body.append(Data(bytes))
-            } else {
+            guard body != nil else {
                 received.append(contentsOf: bytes)
+                return
             }
+            if pending.isEmpty { pending.reserveCapacity(Self.handOverSize) }
+            pending.append(contentsOf: bytes)
+            if pending.count >= Self.handOverSize { flushPending() }
+        }
+
+        /// Hands the gathered body bytes to the reader: called when enough wait, by the loop at the
+        /// end of each turn, and before the body ends. May call the buffer's pause hook, which sets
+        /// `paused`.
+        func flushPending() {
+            guard !pending.isEmpty, let body else { return }
+            let chunk = pending
+            pending = Data()
+            body.append(chunk)
         }
 
         /// The loop removed the transfer for `error` (nothing arrived for the timeout, a body that
@@ -228,6 +254,8 @@
 
         /// The transfer ended with CURLcode `code`; the loop removed it.
         func loopFinished(code: Int32) {
+            // The body's last bytes go before its end.
+            flushPending()
             let outcome: Result<CurlAnswer, any Error>
             if let failure {
                 outcome = .failure(failure)

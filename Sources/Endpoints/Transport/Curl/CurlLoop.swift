@@ -173,6 +173,9 @@
                     }
                 }
                 multi.perform()
+                // What the write callbacks gathered in this turn goes to the readers now, in one
+                // chunk each (see `CurlExchange.deliver`).
+                for exchange in running.values where !exchange.pending.isEmpty { exchange.flushPending() }
                 while let (easy, code) = multi.nextDone() {
                     if let socket = connecting.removeValue(forKey: easy) {
                         // Connected: the handle stays in the multi handle for the socket's life.
