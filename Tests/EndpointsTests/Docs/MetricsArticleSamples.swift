@@ -55,7 +55,9 @@ enum MetricsArticleSample {
         let log = EventLog()
         let client = EndpointClient(
             session: .shared,
-            middleware: [RetryMiddleware(initialDelay: 0.01, maximumDelay: 0.01), TraceContextMiddleware()],
+            middleware: [
+                RetryMiddleware(budget: 3600, initialDelay: 0.01, maximumDelay: 0.01), TraceContextMiddleware(),
+            ],
             eventListener: Fanout(
                 first: MetricsArticleSample.SlowRequests(lines: lines), second: log)
         )
