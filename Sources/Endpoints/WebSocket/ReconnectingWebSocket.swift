@@ -125,6 +125,11 @@ public final class ReconnectingWebSocket<Endpoint: WebSocketEndpoint>: AsyncSequ
                     finished = true
                     throw .cancelled
                 }
+                // Closed while waiting: open nothing.
+                if socket.isClosed {
+                    finished = true
+                    return nil
+                }
             }
             let connection: WebSocketConnection<Endpoint>
             do {
