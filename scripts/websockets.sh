@@ -17,6 +17,9 @@
 #   ENDPOINTS_WSS_ECHO_URL     wss://127.0.0.1:PORT   the same over TLS
 #   ENDPOINTS_WS_HOSTILE_URL   ws://127.0.0.1:PORT    a raw-socket server, one RFC 6455 violation per path
 #                                                     (hostile_server.py)
+#   ENDPOINTS_WS_AUTH_URL      http://127.0.0.1:PORT  Starlette under uvicorn, bearer auth on the handshake
+#                                                     (/login, /refresh, /test/revoke, /test/drop,
+#                                                     /ws/echo, /ws/ticker: auth_app.py)
 #   ENDPOINTS_WS_CA_FILE       PATH                   the throwaway CA (PEM) that signed the wss://
 #                                                     servers' certificate (for 127.0.0.1 and localhost)
 #

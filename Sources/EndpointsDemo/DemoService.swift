@@ -85,6 +85,20 @@ final class DemoService: Sendable {
             let events = (1...5).map { Data("data: {\"n\":\($0)}\n\n".utf8) }
             return .streamed(events, pause: .milliseconds(100), contentType: "text/event-stream")
         }
+        // A WebSocket ticker: each {"symbol", "count"} the client sends is answered with `count` quotes.
+        http.route("/quotes") { request in
+            guard state.accepts(request) else { return Self.expired }
+            return .webSocket(request) { text in
+                guard let subscription = try? JSONDecoder().decode(Subscription.self, from: Data(text.utf8)) else {
+                    return [#"{"code":400,"message":"send {\"symbol\": …, \"count\": …}"}"#]
+                }
+                return (1...max(1, min(subscription.count, 100))).map { sequence in
+                    let quote = Quote(
+                        symbol: subscription.symbol, price: 100 + Double(sequence) * 1.25, sequence: sequence)
+                    return String(decoding: (try? JSONEncoder().encode(quote)) ?? Data(), as: UTF8.self)
+                }
+            }
+        }
         http.route("/status") { _ in
             guard state.nextStatusIsUnavailable() else { return .json(["status": "ok"]) }
             var busy = TestServer.Response.json(raw: #"{"code":503,"message":"busy, try again"}"#, status: 503)
@@ -103,6 +117,18 @@ final class DemoService: Sendable {
 
     private static let expired = TestServer.Response.json(
         raw: #"{"code":401,"message":"access token expired or unknown"}"#, status: 401)
+}
+
+/// What the ticker receives and sends (`/quotes`).
+private struct Subscription: Decodable {
+    let symbol: String
+    let count: Int
+}
+
+private struct Quote: Encodable {
+    let symbol: String
+    let price: Double
+    let sequence: Int
 }
 
 /// The service's tokens and counters.

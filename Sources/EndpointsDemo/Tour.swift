@@ -36,6 +36,7 @@ enum Demo {
         try await OAuthSection.run(tour)
         try await CachingSection.run(tour)
         try await TimelineSection.run(tour)
+        try await WebSocketSection.run(tour, client: client)
 
         transcript.plain("\nDone: every section above went through the same pipeline, over real loopback HTTP.")
     }

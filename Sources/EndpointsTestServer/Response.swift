@@ -45,6 +45,9 @@ extension TestServer {
             /// Send the head with the chunks' total as `Content-Length`, then each chunk once
             /// `proceed` returned for its index (see ``TestServer/Response/paced(_:contentType:before:)``).
             case paced(chunks: [Data], proceed: @Sendable (Int) -> Void)
+            /// Send the 101's head, then run a WebSocket session on the connection (see
+            /// ``TestServer/Response/webSocket(_:reply:)``), then close it.
+            case webSocket(reply: @Sendable (String) -> [String])
         }
 
         /// Creates a response.

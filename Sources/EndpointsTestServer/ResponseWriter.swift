@@ -33,6 +33,12 @@ enum ResponseWriter {
         }
         head += "\r\n"
 
+        if case .webSocket(let reply) = response.behavior {
+            guard Socket.sendAll(fd, head) else { return false }
+            var session = WebSocketSession(fd: fd, reply: reply)
+            session.run()
+            return false
+        }
         guard bodyAllowed, !isHead else { return Socket.sendAll(fd, head) }
         switch response.behavior {
         case .standard where chunked:
@@ -62,6 +68,8 @@ enum ResponseWriter {
                 guard !isStopped(), Socket.sendAll(fd, Array(chunk)) else { return false }
             }
             return true
+        case .webSocket:
+            return false
         }
     }
 

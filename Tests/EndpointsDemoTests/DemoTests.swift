@@ -97,6 +97,12 @@ import Testing
             #"GET status → "ok", its metrics:"#,
             "ServiceStatus ",
             "#2 retry",
+            "13. A typed WebSocket: a ticker",
+            "GET quotes → 101, upgraded, with the client's bearer token",
+            #"send {"symbol": "ACME", "count": 3}"#,
+            #"→ Quote(symbol: "ACME", price: 101.25, sequence: 1)"#,
+            #"→ Quote(symbol: "ACME", price: 103.75, sequence: 3)"#,
+            "closed with 1000 after 3 quotes, each decoded as it arrived",
         ]
         #if canImport(FoundationNetworking)
             // The default client sends through libcurl on Linux, which measures the connection.

@@ -23,6 +23,7 @@ import socket
 import ssl
 import sys
 
+import auth_app
 import echo_server
 import hostile_server
 
@@ -62,15 +63,17 @@ async def main() -> None:
         asyncio.get_running_loop().add_signal_handler(signum, lambda: stop.done() or stop.set_result(None))
 
     urls: dict[str, str] = {}
-    echo_plain, echo_tls, hostile = bound_socket(), bound_socket(), bound_socket()
+    echo_plain, echo_tls, hostile, auth = bound_socket(), bound_socket(), bound_socket(), bound_socket()
     async with (
         echo_server.start(echo_plain),
         echo_server.start(echo_tls, ssl=tls),
         await hostile_server.start(hostile),
+        auth_app.start(auth),
     ):
         urls["ENDPOINTS_WS_ECHO_URL"] = url("ws", echo_plain)
         urls["ENDPOINTS_WSS_ECHO_URL"] = url("wss", echo_tls)
         urls["ENDPOINTS_WS_HOSTILE_URL"] = url("ws", hostile)
+        urls["ENDPOINTS_WS_AUTH_URL"] = url("http", auth)
         if arguments.ca:
             urls["ENDPOINTS_WS_CA_FILE"] = os.path.abspath(arguments.ca)
 

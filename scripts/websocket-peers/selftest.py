@@ -387,6 +387,62 @@ async def hostile_controls_pass_the_websockets_client():
         expect(await ws.recv() == b"bin", "no echo after the unsolicited pong")
 
 
+# The Starlette app under uvicorn (auth_app.py).
+
+AUTH = os.environ["ENDPOINTS_WS_AUTH_URL"]
+AUTH_WS = AUTH.replace("http://", "ws://", 1)
+
+
+def auth_post(path: str, body: dict | None = None):
+    """POSTs JSON to the auth app; (status, JSON body)."""
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(
+        AUTH + path, data=json.dumps(body or {}).encode(), method="POST", headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def bearer(tokens: dict) -> dict:
+    return {"Authorization": "Bearer " + tokens["access_token"]}
+
+
+@check
+async def auth_handshake_refresh_revoke_and_drop_work_as_documented():
+    user = f"selftest-{time.monotonic_ns()}"
+    _, tokens = auth_post("/login", {"user": user})
+    async with peer(AUTH_WS + "/ws/echo", additional_headers=bearer(tokens)) as ws:
+        expect(json.loads(await ws.recv()) == {"user": user, "connection": 1}, "the greeting")
+        await ws.send("hi")
+        expect(await ws.recv() == "hi", "no echo")
+        expect(auth_post(f"/test/drop?user={user}") == (200, {"dropped": 1}), "drop")
+        try:
+            await ws.recv()
+            expect(False, "not dropped")
+        except ConnectionClosed:
+            expect(ws.close_code == 1012, f"dropped with {ws.close_code}")
+    expect(auth_post(f"/test/revoke?user={user}") == (200, {"revoked": 1}), "revoke")
+    try:
+        async with peer(AUTH_WS + "/ws/echo", additional_headers=bearer(tokens)):
+            expect(False, "a revoked token was accepted")
+    except InvalidStatus as error:
+        expect(error.response.status_code == 401, f"rejected with {error.response.status_code}")
+    status, renewed = auth_post("/refresh", {"refresh_token": tokens["refresh_token"]})
+    expect(status == 200, "refresh")
+    expect(auth_post("/refresh", {"refresh_token": tokens["refresh_token"]})[0] == 401, "a used refresh token")
+    async with peer(AUTH_WS + "/ws/ticker?interval=0.01", additional_headers=bearer(renewed)) as ws:
+        expect(json.loads(await ws.recv())["connection"] == 2, "the second connection")
+        expect(json.loads(await ws.recv()) == {"tick": 1}, "the first tick")
+        await ws.send(json.dumps({"from": 100}))
+        ticks = [json.loads(await ws.recv())["tick"] for _ in range(20)]
+        expect(100 in ticks, f"the ticks after from=100: {ticks}")
+
+
 async def run() -> int:
     passed = failed = 0
     selected = sys.argv[1:]

@@ -52,8 +52,8 @@ extension URLSessionTransport {
     /// may stay open for as long as the server sends. On Linux each stream runs on a session of
     /// its own (see `StreamingDataTask`), so it takes none of the session's connections either.
     public func stream(_ request: URLRequest, context: RequestContext) async throws -> (ResponseBody, HTTPURLResponse) {
-        // A WebSocket handshake: URLSession's data tasks cannot hand over an upgraded connection.
-        if context.upgrade != nil { throw WebSocketError.upgradeUnsupported(transport: "URLSessionTransport") }
+        // A WebSocket handshake goes by a URLSessionWebSocketTask (URLSessionTransport+WebSocket.swift).
+        if let sink = context.upgrade { return try await upgrade(request, context: context, into: sink) }
         // The slot is given back when the head is in: a stream may stay open for as long as the
         // server sends.
         let (request, admission) = try await admit(request, context: context)

@@ -22,9 +22,11 @@ extension EndpointSending {
     /// The server's 101 is checked (`Sec-WebSocket-Accept`, `Upgrade`, `Connection`, the
     /// subprotocol among those offered, no extension).
     ///
-    /// On Linux `EndpointClient()` sends with ``CurlTransport``, which upgrades.
-    /// ``URLSessionTransport`` cannot upgrade yet, on any platform (see <doc:WebSockets>): it,
-    /// and any transport that cannot, fails with ``WebSocketError/upgradeUnsupported(transport:)``.
+    /// On Linux `EndpointClient()` sends with ``CurlTransport``, which upgrades the connection
+    /// itself. ``URLSessionTransport`` opens a `URLSessionWebSocketTask` on Apple platforms; on
+    /// Linux, where FoundationNetworking's libcurl has no WebSocket support, it fails with
+    /// ``WebSocketError/upgradeUnsupported(transport:)``, as does any transport that cannot
+    /// upgrade (see <doc:WebSockets>).
     ///
     /// - Throws: `T.TaskError`: a status other than 101 is its `errorResponse`, with the body; a
     ///   101 that is not a valid acceptance, or a transport that cannot upgrade, is its
@@ -43,7 +45,7 @@ extension EndpointSending {
         } catch {
             throw .streamError(WebSocketError.handshakeFailed(error.description))
         }
-        let sink = UpgradeSink()
+        let sink = UpgradeSink(maximumMessageSize: T.maximumMessageSize)
         var call = client.call(endpoint, environment: environment, auth: auth, middleware: middleware)
             .adjusted { request in
                 var request = request
@@ -59,20 +61,26 @@ extension EndpointSending {
         guard case .body(_, let response, let recorder) = try await call.open(on: client.transport) else {
             throw .streamError(WebSocketError.upgradeUnsupported(transport: "a mock"))
         }
-        guard let channel = sink.take() else {
+        guard let link = sink.take() else {
             let transport = PipelineOverrides.current.transport ?? client.transport
             let failure = T.TaskError.streamError(
                 WebSocketError.upgradeUnsupported(transport: String(describing: type(of: transport))))
             throw failure.ended(by: recorder)
         }
         let subprotocol: String?
-        do {
-            subprotocol = try handshake.validate(response)
-        } catch {
-            channel.close()
-            throw T.TaskError.streamError(WebSocketError.handshakeFailed(error.description)).ended(by: recorder)
+        switch link {
+        case .frames:
+            do {
+                subprotocol = try handshake.validate(response)
+            } catch {
+                link.close()
+                throw T.TaskError.streamError(WebSocketError.handshakeFailed(error.description)).ended(by: recorder)
+            }
+        case .messages(let channel):
+            // URLSession checked the 101 against the key it sent.
+            subprotocol = channel.subprotocol
         }
         recorder.finishDecoded()
-        return WebSocketConnection(channel: channel, response: response, subprotocol: subprotocol)
+        return WebSocketConnection(link: link, response: response, subprotocol: subprotocol)
     }
 }

@@ -39,7 +39,7 @@ public final class WebSocketConnection<Endpoint: WebSocketEndpoint>: AsyncSequen
     /// The server's 101 response to the handshake.
     public let response: HTTPURLResponse
 
-    let channel: any UpgradedChannel
+    let link: UpgradedLink
     private let shared = Locked(Shared())
 
     private struct Shared {
@@ -49,8 +49,8 @@ public final class WebSocketConnection<Endpoint: WebSocketEndpoint>: AsyncSequen
         var iterated = false
     }
 
-    init(channel: any UpgradedChannel, response: HTTPURLResponse, subprotocol: String?) {
-        self.channel = channel
+    init(link: UpgradedLink, response: HTTPURLResponse, subprotocol: String?) {
+        self.link = link
         self.response = response
         self.subprotocol = subprotocol
     }
@@ -81,8 +81,17 @@ public final class WebSocketConnection<Endpoint: WebSocketEndpoint>: AsyncSequen
             throw .unsendable(String(describing: error))
         }
         guard shared.withLock({ $0.state.isOpen }) else { throw .closed }
-        var random = SystemRandomNumberGenerator()
-        try await write(WebSocketFrameEncoder.message(encoded, using: &random))
+        do {
+            switch link {
+            case .frames(let channel):
+                var random = SystemRandomNumberGenerator()
+                try await channel.send(WebSocketFrameEncoder.message(encoded, using: &random))
+            case .messages(let channel):
+                try await channel.send(encoded)
+            }
+        } catch {
+            throw .closed
+        }
     }
 
     /// Sends a ping and waits for its pong, for `timeout` seconds at most. The pong is received
@@ -102,14 +111,29 @@ public final class WebSocketConnection<Endpoint: WebSocketEndpoint>: AsyncSequen
             }
             guard open else { return continuation.resume(returning: .failure(.closed)) }
             Task {
-                var random = SystemRandomNumberGenerator()
-                // A payload of 8 bytes is within a control frame's 125.
-                let frame = try? WebSocketFrameEncoder.control(.ping, payload: payload, using: &random)
-                do {
-                    try await self.channel.send(frame ?? [])
-                } catch {
-                    self.resolvePing(payload, with: .failure(.closed))
-                    return
+                switch self.link {
+                case .frames(let channel):
+                    var random = SystemRandomNumberGenerator()
+                    // A payload of 8 bytes is within a control frame's 125.
+                    let frame = try? WebSocketFrameEncoder.control(.ping, payload: payload, using: &random)
+                    do {
+                        try await channel.send(frame ?? [])
+                    } catch {
+                        self.resolvePing(payload, with: .failure(.closed))
+                        return
+                    }
+                case .messages(let channel):
+                    // The transport matches the pong to its ping.
+                    Task {
+                        let outcome: Result<Void, WebSocketError>
+                        do {
+                            try await channel.ping()
+                            outcome = .success(())
+                        } catch {
+                            outcome = .failure(.closed)
+                        }
+                        self.resolvePing(payload, with: outcome)
+                    }
                 }
                 try? await Task.sleep(nanoseconds: UInt64(Swift.max(0, timeout) * 1e9))
                 if self.resolvePing(payload, with: .failure(.pingTimedOut)) { self.closeFromClient(code: .goingAway) }
@@ -140,7 +164,10 @@ public final class WebSocketConnection<Endpoint: WebSocketEndpoint>: AsyncSequen
             throw .unsendable(error.description)
         }
         guard case .sendClose = shared.withLock({ $0.state.close(code: code, reason: reason) }) else { return }
-        channel.sendThenClose(frame)
+        switch link {
+        case .frames(let channel): channel.sendThenClose(frame)
+        case .messages(let channel): channel.close(code: code, reason: reason)
+        }
         failPings()
     }
 
@@ -157,11 +184,25 @@ public final class WebSocketConnection<Endpoint: WebSocketEndpoint>: AsyncSequen
         for waiting in pings.values { waiting.resume(returning: .failure(.closed)) }
     }
 
-    private func write(_ bytes: [UInt8]) async throws(WebSocketError) {
-        do {
-            try await channel.send(bytes)
-        } catch {
-            throw .closed
+    /// Answers the server's close with a close frame echoing `code` (none when it sent none),
+    /// then closes the socket.
+    fileprivate func replyToClose(code: WebSocketCloseCode?) {
+        switch link {
+        case .frames(let channel):
+            var random = SystemRandomNumberGenerator()
+            let frame = try? WebSocketFrameEncoder.close(code: code, using: &random)
+            channel.sendThenClose(frame ?? [])
+        case .messages(let channel):
+            // The transport answered the close frame itself.
+            channel.close(code: code ?? .normalClosure, reason: "")
+        }
+    }
+
+    /// Closes the socket now: the close frames were exchanged.
+    fileprivate func closeSocket() {
+        switch link {
+        case .frames(let channel): channel.close()
+        case .messages(let channel): channel.close(code: .normalClosure, reason: "")
         }
     }
 
@@ -205,10 +246,15 @@ public final class WebSocketConnection<Endpoint: WebSocketEndpoint>: AsyncSequen
         /// Reads the next bytes and carries out what they complete.
         private mutating func readMore() async throws(WebSocketError) {
             let connection = self.connection
+            let channel: any UpgradedChannel
+            switch connection.link {
+            case .frames(let frames): channel = frames
+            case .messages(let messages): return try await readMessage(from: messages)
+            }
             let bytes: Data?
             do {
                 bytes = try await withTaskCancellationHandler {
-                    try await connection.channel.receive()
+                    try await channel.receive()
                 } onCancel: {
                     connection.closeFromClient(code: .goingAway)
                 }
@@ -239,13 +285,43 @@ public final class WebSocketConnection<Endpoint: WebSocketEndpoint>: AsyncSequen
             {
                 var random = SystemRandomNumberGenerator()
                 if let frame = try? WebSocketFrameEncoder.close(code: code, using: &random) {
-                    connection.channel.sendThenClose(frame)
+                    channel.sendThenClose(frame)
                 } else {
-                    connection.channel.close()
+                    channel.close()
                 }
                 connection.failPings()
                 pendingFailure = .protocolViolation(failure.description, closeCode: code)
             }
+        }
+
+        /// Reads the next message from a transport that frames them itself.
+        private mutating func readMessage(from channel: any UpgradedMessageChannel) async throws(WebSocketError) {
+            let connection = self.connection
+            let event: WebSocketFrameDecoder.Event?
+            do {
+                event = try await withTaskCancellationHandler {
+                    try await channel.receive()
+                } onCancel: {
+                    connection.closeFromClient(code: .goingAway)
+                }
+            } catch {
+                ended = true
+                connection.failPings()
+                let lost = (error as? URLError) ?? URLError(.networkConnectionLost)
+                if connection.shared.withLock({ $0.state.socketEnded() }) != nil, !Task.isCancelled {
+                    throw .connectionLost(lost)
+                }
+                return
+            }
+            guard let event else {
+                ended = true
+                connection.failPings()
+                if connection.shared.withLock({ $0.state.socketEnded() }) != nil, !Task.isCancelled {
+                    throw .connectionLost(URLError(.networkConnectionLost))
+                }
+                return
+            }
+            handle(event)
         }
 
         private mutating func handle(_ event: WebSocketFrameDecoder.Event) {
@@ -255,19 +331,19 @@ public final class WebSocketConnection<Endpoint: WebSocketEndpoint>: AsyncSequen
             case .deliver(let message):
                 ready.append(message)
             case .sendPong(let payload):
-                if let frame = try? WebSocketFrameEncoder.control(.pong, payload: payload, using: &random) {
-                    let channel = connection.channel
+                if case .frames(let channel) = connection.link,
+                    let frame = try? WebSocketFrameEncoder.control(.pong, payload: payload, using: &random)
+                {
                     Task { try? await channel.send(frame) }
                 }
             case .pongArrived(let payload):
                 connection.resolvePing(payload, with: .success(()))
             case .replyClose(let code, _):
-                let frame = try? WebSocketFrameEncoder.close(code: code, using: &random)
-                connection.channel.sendThenClose(frame ?? [])
+                connection.replyToClose(code: code)
                 connection.failPings()
                 ended = true
             case .end:
-                connection.channel.close()
+                connection.closeSocket()
                 ended = true
             case .none:
                 break

@@ -177,3 +177,9 @@ enum WebSocketHandshakeError: Error, Sendable, Hashable, CustomStringConvertible
         value.map(\.debugDescription) ?? "no value"
     }
 }
+
+/// base64(SHA-1(`key` + the RFC 6455 GUID)): the `Sec-WebSocket-Accept` a server answers `key`
+/// with, for the package's test server.
+package func webSocketAccept(for key: String) -> String {
+    WebSocketHandshake.accept(for: key)
+}

@@ -105,15 +105,17 @@ import Testing
             }
         }
 
+        /// URLSessionTransport opens a URLSessionWebSocketTask, which FoundationNetworking's
+        /// libcurl fails with -1002 (no WebSocket support): reported as `upgradeUnsupported`.
         @Test func aTransportThatCannotUpgradeSaysSo() async throws {
             let client = EndpointClient(session: .shared)
             await #expect {
                 _ = try await client.webSocket(EchoNotes())
             } throws: { error in
                 guard case EchoNotes.TaskError.streamError(let inner) = error,
-                    case WebSocketError.upgradeUnsupported = inner
+                    case WebSocketError.upgradeUnsupported(let transport) = inner
                 else { return false }
-                return true
+                return transport.hasPrefix("URLSessionTransport (FoundationNetworking's libcurl")
             }
         }
     }

@@ -30,13 +30,21 @@ enum WebSocketPeers {
     /// (scripts/websocket-peers/hostile_server.py).
     static let hostileURL = url("ENDPOINTS_WS_HOSTILE_URL")
 
+    /// `ENDPOINTS_WS_AUTH_URL`, e.g. `http://127.0.0.1:54324`: a Starlette app under uvicorn with
+    /// bearer auth on the handshake of `/ws/echo` and `/ws/ticker` (401 without a valid access
+    /// token), `POST /login`, `/refresh`, `/test/revoke?user=`, `/test/drop?user=` and
+    /// `GET /test/stats?user=` (scripts/websocket-peers/auth_app.py).
+    static let authURL = url("ENDPOINTS_WS_AUTH_URL")
+
     /// `ENDPOINTS_WS_CA_FILE`: the throwaway CA (PEM) that signed the `wss://` peers' certificate.
     static let caFile = ProcessInfo.processInfo.environment["ENDPOINTS_WS_CA_FILE"].map {
         URL(fileURLWithPath: $0)
     }
 
     /// Whether the script set every variable above.
-    static var available: Bool { echoURL != nil && secureEchoURL != nil && hostileURL != nil && caFile != nil }
+    static var available: Bool {
+        echoURL != nil && secureEchoURL != nil && hostileURL != nil && authURL != nil && caFile != nil
+    }
 
     /// `path` (with its query, if any) on `base`, e.g. `url(echoURL, "close/4001?reason=bye")`.
     static func url(_ base: URL?, _ path: String) -> URL? {

@@ -1,0 +1,95 @@
+import Endpoints
+import EndpointsTestServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Text messages on a path of the loopback test server.
+struct LoopbackText: WebSocketEndpoint {
+    typealias Server = MiddlewareTestServer
+    typealias Response = Void
+    typealias Outgoing = String
+    typealias Incoming = String
+    static let definition: Definition<LoopbackText> = Definition(path: "ws")
+}
+
+/// Bytes on the same path.
+struct LoopbackBytes: WebSocketEndpoint {
+    typealias Server = MiddlewareTestServer
+    typealias Response = Void
+    typealias Outgoing = Data
+    typealias Incoming = Data
+    static let definition: Definition<LoopbackBytes> = Definition(path: "ws")
+}
+
+/// The test server's WebSocket route (`TestServer.Response.webSocket(_:reply:)`), which the demo's
+/// ticker runs on, and what ``URLSessionTransport`` does with a handshake.
+@Suite struct WebSocketTestServerTests {
+    private static func server() throws -> TestServer {
+        let server = try TestServer()
+        server.route("/ws") { request in
+            .webSocket(request) { text in text == "twice" ? ["one", "two"] : ["echo: \(text)"] }
+        }
+        return server
+    }
+
+    #if canImport(FoundationNetworking)
+        @Test func repliesPongsEchoesBytesAndAnswersTheClose() async throws {
+            let server = try Self.server()
+            defer { server.stop() }
+            let client = EndpointClient(transport: try CurlTransport())
+            let connection = try await client.webSocket(LoopbackText(), environment: server.baseURL)
+            #expect(connection.response.statusCode == 101)
+            let reader = Task {
+                var received: [String] = []
+                for try await text in connection { received.append(text) }
+                return received
+            }
+            try await connection.send("hello")
+            try await connection.send("twice")
+            // The pong is read by the reader; it comes after the replies above, in order.
+            try await connection.ping(timeout: 30)
+            try connection.close(code: .init(rawValue: 4000))
+            #expect(try await reader.value == ["echo: hello", "one", "two"])
+            #expect(connection.closure?.code.rawValue == 4000)
+
+            let bytes = try await client.webSocket(LoopbackBytes(), environment: server.baseURL)
+            var iterator = bytes.makeAsyncIterator()
+            let payload = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0) })
+            try await bytes.send(payload)
+            #expect(try await iterator.next() == payload)
+            try bytes.close()
+            #expect(try await iterator.next() == nil)
+        }
+    #endif
+
+    @Test func aRequestThatIsNotAHandshakeGets400() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let (_, response) = try await URLSession.shared.data(from: server.url("/ws"))
+        #expect((response as? HTTPURLResponse)?.statusCode == 400)
+    }
+
+    #if canImport(FoundationNetworking)
+        /// On Linux the URLSession transport sends the handshake with a URLSessionWebSocketTask,
+        /// which FoundationNetworking's libcurl (no WebSocket support) fails with -1002: reported
+        /// as `upgradeUnsupported`, naming why, before any byte is sent.
+        @Test func urlSessionTransportOnLinuxSaysItCannotUpgrade() async throws {
+            let server = try Self.server()
+            defer { server.stop() }
+            let client = EndpointClient(session: .shared)
+            await #expect {
+                _ = try await client.webSocket(LoopbackText(), environment: server.baseURL)
+            } throws: { error in
+                guard case LoopbackText.TaskError.streamError(let inner) = error,
+                    case WebSocketError.upgradeUnsupported(let transport) = inner
+                else { return false }
+                return transport.contains("FoundationNetworking's libcurl has no WebSocket support")
+            }
+            #expect(server.requests.isEmpty)
+        }
+    #endif
+}
