@@ -12,7 +12,8 @@ parameters are optional; the defaults are given.
                               ?after= messages (default 0). Codes the library may send: 1000-1003,
                               1007-1014, 3000-4999.
   /ping                       sends a ping carrying ?payload= (default "endpoints") and waits
-                              ?timeout= s (default 10) for its pong; then sends the text
+                              ?timeout= s (default 600: a loaded machine, not
+                              the client, may delay it) for its pong; then sends the text
                               {"pong":true,"payload":P} and echoes, or closes with 1011 "no pong"
   /fragments                  sends one message in ?count= frames (default 4) of ?size= bytes
                               each (default 5) of ?type=text|binary (default text), then an
@@ -93,7 +94,7 @@ async def handler(connection: ServerConnection) -> None:
             payload = query.get("payload", "endpoints")
             pong = await connection.ping(payload)
             try:
-                await asyncio.wait_for(pong, float(query.get("timeout", "10")))
+                await asyncio.wait_for(pong, float(query.get("timeout", "600")))
             except asyncio.TimeoutError:
                 await connection.close(1011, "no pong")
                 return

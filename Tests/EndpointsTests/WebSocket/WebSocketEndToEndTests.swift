@@ -69,7 +69,7 @@ import Testing
             let reader = Task {
                 for try await _ in connection {}
             }
-            try await connection.ping(timeout: 30)
+            try await connection.ping(timeout: TestTiming.giveUp)
             try connection.close()
             try await reader.value
         }

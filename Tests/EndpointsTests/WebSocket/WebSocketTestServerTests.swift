@@ -51,7 +51,7 @@ struct LoopbackBytes: WebSocketEndpoint {
             try await connection.send("hello")
             try await connection.send("twice")
             // The pong is read by the reader; it comes after the replies above, in order.
-            try await connection.ping(timeout: 30)
+            try await connection.ping(timeout: TestTiming.giveUp)
             try connection.close(code: .init(rawValue: 4000))
             #expect(try await reader.value == ["echo: hello", "one", "two"])
             #expect(connection.closure?.code.rawValue == 4000)
