@@ -16,6 +16,10 @@ import Foundation
 //          passes the URL; not part of `all`): raw URLSession, EndpointClient() on libcurl and the
 //          bare libcurl loop at 1, 16, 64 in flight and at a 20 ms backend, then a 1 GB download
 //          against `curl -o /dev/null` (`--quick`; `--only=e2e|slow|download`)
+//   websocket  echo round trips at 1 and 100 connections against the `websockets` package's echo
+//          server, with that package's own client as the reference (scripts/bench-websockets.sh
+//          starts the server and passes ENDPOINTS_WS_ECHO_URL; not part of `all`; `--quick`,
+//          `--python=PATH` and `--client=PATH` for the interpreter and bench_client.py)
 let mode = CommandLine.arguments.dropFirst().first ?? "all"
 if mode == "build" || mode == "all" {
     BuildBenchmark.run(count: 200_000)
@@ -51,4 +55,18 @@ if mode == "nginx" {
     }
     let only = CommandLine.arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst("--only=".count)) }
     try await NginxBenchmark.run(base: base, quick: CommandLine.arguments.contains("--quick"), only: only)
+}
+if mode == "websocket" {
+    func argument(_ name: String) -> String? {
+        CommandLine.arguments.first { $0.hasPrefix(name) }.map { String($0.dropFirst(name.count)) }
+    }
+    guard let echo = ProcessInfo.processInfo.environment["ENDPOINTS_WS_ECHO_URL"].flatMap(URL.init(string:)) else {
+        print("endpoints-bench websocket needs ENDPOINTS_WS_ECHO_URL=ws://127.0.0.1:PORT (scripts/bench-websockets.sh)")
+        exit(2)
+    }
+    try await WebSocketBenchmark.run(
+        echo: echo,
+        python: argument("--python=") ?? ".venv-websockets/bin/python",
+        client: argument("--client=") ?? "scripts/websocket-peers/bench_client.py",
+        quick: CommandLine.arguments.contains("--quick"))
 }
