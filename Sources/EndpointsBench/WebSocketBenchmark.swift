@@ -61,9 +61,7 @@ enum WebSocketBenchmark {
         print("  the `websockets` package's own client (Python, a process of its own) against Endpoints' client")
         print("  (libcurl on Linux); \(rounds) rounds alternating which goes first; CPU is each client process's own;")
         print("  ratios are medians of per-round ratios, with their 95% confidence interval in parentheses.")
-        print("  Endpoints' client is EndpointClient() at 1 connection; at 100, on Linux, EndpointClient(transport:")
-        print("  CurlTransport(maximumRequestsPerHost: 100)): the default's cap of 16 connections per host holds")
-        print("  back WebSocket connections too")
+        print("  Endpoints' client is EndpointClient()")
         let reference = try ReferenceClient(python: python, script: client, echo: echo)
         defer { reference.finish() }
         var rows: [Row] = []
@@ -137,7 +135,7 @@ final class EchoConnections {
     private var done: AsyncStream<String?>.Iterator
 
     init(count: Int, echo: URL) async throws {
-        let client = try Self.client(connections: count)
+        let client = EndpointClient()
         var connections: [WebSocketConnection<EchoRoundTrip>] = []
         for _ in 0..<count {
             connections.append(try await client.webSocket(EchoRoundTrip(), environment: echo))
@@ -154,19 +152,6 @@ final class EchoConnections {
         self.commands = commands
         self.workers = workers
         done = ends.makeAsyncIterator()
-    }
-
-    /// `EndpointClient()`; above 16 connections, on Linux, a client whose `CurlTransport` allows
-    /// that many per host. libcurl's per-host cap (`CURLMOPT_MAX_HOST_CONNECTIONS`, set to the
-    /// transport's `maximumRequestsPerHost`, 16 by default) counts WebSocket connections too: with
-    /// `EndpointClient()` the 17th WebSocket to one host waits until one of the 16 closes.
-    static func client(connections: Int) throws -> EndpointClient {
-        #if canImport(FoundationNetworking)
-            if connections > CurlTransport.defaultMaximumRequestsPerHost {
-                return EndpointClient(transport: try CurlTransport(maximumRequestsPerHost: connections))
-            }
-        #endif
-        return EndpointClient()
     }
 
     /// For each count read from `rounds`, that many round trips, one after the other.

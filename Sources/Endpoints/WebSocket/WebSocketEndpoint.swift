@@ -86,7 +86,8 @@ public struct WebSocketMessageCoding<Outgoing, Incoming>: Sendable {
     }
 }
 
-extension WebSocketMessageCoding where Outgoing: Encodable, Incoming: Decodable {
+// Sendable, and so their metatypes too (Swift 6.2's `SendableMetatype`): the closures capture them.
+extension WebSocketMessageCoding where Outgoing: Encodable & Sendable, Incoming: Decodable & Sendable {
     /// JSON, sent as text; a binary message is read as JSON too.
     public static var json: Self {
         Self(

@@ -66,6 +66,32 @@ struct LoopbackBytes: WebSocketEndpoint {
         }
     #endif
 
+    #if canImport(FoundationNetworking)
+        /// Open WebSockets take none of the host's request slots, and nothing else caps them: with
+        /// libcurl's per-host connection cap set to the slots, the third WebSocket here (the 17th
+        /// with the default 16) waited for ever. The time limit is the failure's only sign.
+        @Test(.timeLimit(.minutes(5))) func moreWebSocketsToOneHostThanItsRequestSlotsOpen() async throws {
+            let server = try Self.server()
+            defer { server.stop() }
+            server.route("/plain") { _ in .text("plain") }
+            let client = EndpointClient(transport: try CurlTransport(maximumRequestsPerHost: 2))
+            var connections: [WebSocketConnection<LoopbackText>] = []
+            for _ in 0..<5 {
+                connections.append(try await client.webSocket(LoopbackText(), environment: server.baseURL))
+            }
+            for (index, connection) in connections.enumerated() {
+                var iterator = connection.makeAsyncIterator()
+                try await connection.send("\(index)")
+                #expect(try await iterator.next() == "echo: \(index)")
+            }
+            // Requests to the host still get its two slots while the five stay open.
+            let plainURL = server.url("/plain").absoluteString
+            let plain = try await client.response(for: Request<Data>.get(RequestTarget(plainURL)))
+            #expect(plain == Data("plain".utf8))
+            for connection in connections { try connection.close() }
+        }
+    #endif
+
     @Test func aRequestThatIsNotAHandshakeGets400() async throws {
         let server = try Self.server()
         defer { server.stop() }

@@ -46,9 +46,10 @@
         /// The most idle easy handles kept for reuse.
         private static let idleLimit = 64
 
-        /// A loop whose connections to one host are at most `maximumConnectionsPerHost`.
-        init(maximumConnectionsPerHost: Int) {
-            multi = CurlMulti(maximumConnectionsPerHost: maximumConnectionsPerHost)
+        /// A loop that keeps up to four idle connections per request its transport lets run to one
+        /// host (`maximumRequestsPerHost`).
+        init(maximumRequestsPerHost: Int) {
+            multi = CurlMulti(maximumRequestsPerHost: maximumRequestsPerHost)
             let thread = Thread { [self] in run() }
             // At most 15 bytes: Linux refuses a longer thread name, and the thread stays unnamed.
             thread.name = "Endpoints curl"
@@ -289,12 +290,15 @@
         /// How many connections the multi handle keeps, idle ones included (``keepConnections(_:)``).
         let cachedConnections: Int
 
-        init(maximumConnectionsPerHost: Int) {
+        /// No cap on connections per host here (`CURLMOPT_MAX_HOST_CONNECTIONS`): the transport's
+        /// ``HostLimiter`` bounds the requests in flight to a host, and libcurl's cap also counted
+        /// the connections of open WebSockets, which stay in the multi handle, so the 17th
+        /// WebSocket to one host waited for ever behind 16 open ones.
+        init(maximumRequestsPerHost: Int) {
             guard let multi = ep_multi_init() else { fatalError("curl_multi_init failed (out of memory)") }
             self.multi = multi
             _ = ep_multi_setopt_long(multi, Int32(EP_CURLMOPT_PIPELINING), Int(EP_CURLPIPE_MULTIPLEX))
-            _ = ep_multi_setopt_long(multi, Int32(EP_CURLMOPT_MAX_HOST_CONNECTIONS), maximumConnectionsPerHost)
-            cachedConnections = 4 * maximumConnectionsPerHost
+            cachedConnections = 4 * maximumRequestsPerHost
             keepConnections(cachedConnections)
         }
 

@@ -198,7 +198,7 @@
 
             init(library: CurlLibrary, maximumRequestsPerHost: Int, tls: TLSTrust?) {
                 self.maximumRequestsPerHost = maximumRequestsPerHost
-                loop = CurlLoop(maximumConnectionsPerHost: maximumRequestsPerHost)
+                loop = CurlLoop(maximumRequestsPerHost: maximumRequestsPerHost)
                 // A trust that cannot be set up (its CA file not written) fails each request before
                 // anything is sent; it never falls back to weaker settings.
                 let resolved = tls.map { trust in Result { () throws(TLSTrust.Invalid) in try CurlTLS(trust) } }
