@@ -7,7 +7,9 @@
 set -uo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
-scratch="${SCRATCH:-/tmp/endpoints-compile-failure}"
+# The build directory the three checks of a package that depends on this one share
+# (check-migration-compile-errors.sh, check-consumer-package.sh): Endpoints is built once for them.
+scratch="${SCRATCH:-$root/.build/dependents}"
 expected="instance method 'endpointTask(with:environment:completion:)' requires the types 'HeaderKeyAuth' and 'NoAuth' be equivalent"
 
 output="$(cd "$root/Tests/CompileFailure" && swift build --scratch-path "$scratch" 2>&1)"

@@ -5,12 +5,14 @@
 # that imports Endpoints and sends an endpoint, and a test target that imports EndpointsMocking
 # and mocks it, then builds the app and its tests and runs the test.
 #
-# The throwaway package lives in a temporary directory; the build goes to .build/consumer (or
-# $CONSUMER_SCRATCH), so a second run only rebuilds what changed.
+# The throwaway package lives in a temporary directory; the build goes to .build/dependents (or
+# $CONSUMER_SCRATCH), shared with the compile-failure checks, which build Endpoints there as a
+# dependency the same way, so Endpoints is built once for the three and a second run only
+# rebuilds what changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
-scratch="${CONSUMER_SCRATCH:-$root/.build/consumer}"
+scratch="${CONSUMER_SCRATCH:-$root/.build/dependents}"
 package=$(mktemp -d "${TMPDIR:-/tmp}/endpoints-consumer.XXXXXX")
 trap 'rm -rf "$package"' EXIT
 

@@ -8,7 +8,8 @@
 set -uo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
-scratch="${SCRATCH:-/tmp/endpoints-compile-failure-04}"
+# Shared with check-compile-failure.sh and check-consumer-package.sh: Endpoints is built once.
+scratch="${SCRATCH:-$root/.build/dependents}"
 expected=(
     "'environment' is unavailable: The environment is per request"
     "'PathRepresentable' has been renamed to 'ParameterRepresentable'"

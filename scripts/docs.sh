@@ -9,10 +9,12 @@ cd "$(dirname "$0")/.."
 out="${1:-.build/docs}"
 site="${2:-.build/docs-site}"
 mkdir -p "$out"
-scratch=.build/docs-build
+# The package's own build directory: after `swift build` (or scripts/test.sh) the graphs cost
+# seconds; a scratch path of its own built the library and executables once more (over a minute).
 # Extraction fails for the synthesized test-discovery module; only the library graphs matter.
-swift package --scratch-path "$scratch" dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
-graphs=$(find "$scratch" -type d -name symbolgraph | head -n 1)
+swift package dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
+graphs="$(dirname "$(swift build --show-bin-path)")/symbolgraph"
+scratch=.build/docs-graphs
 status=0
 for module in Endpoints EndpointsMocking EndpointsTestServer; do
     catalog="Sources/$module/$module.docc"

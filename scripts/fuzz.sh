@@ -9,7 +9,7 @@
 #
 # Each target checks a property (see the comment at the top of its main.swift) and aborts when it
 # does not hold; libFuzzer then writes the input to Fuzz/Artifacts/ and this script fails. Replay
-# one with `Fuzz/.build/release/<target> Fuzz/Artifacts/<file>`.
+# one with `Fuzz/.build/release/<target> Fuzz/Artifacts/<file>` (`debug` after a --replay).
 set -euo pipefail
 cd "$(dirname "$0")/../Fuzz"
 
@@ -43,10 +43,14 @@ export SWIFT_BACKTRACE=enable=no
 # -sanitize=fuzzer for every module (the Endpoints module gets coverage instrumentation too),
 # ASan to catch memory errors in the encoders' unsafe buffers, -parse-as-library because each
 # target's main.swift only declares functions, -enable-testing for `@testable import Endpoints`.
-echo "== building the fuzz targets"
-swift build -c release \
+# A replay only runs the stored inputs once: a debug build does that as well and skips the
+# optimiser (48 s to build here); fuzzing proper wants the optimised build's executions per second.
+configuration=release
+if $replay; then configuration=debug; fi
+echo "== building the fuzz targets ($configuration)"
+swift build -c "$configuration" \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -enable-testing
-bin=$(swift build -c release --show-bin-path)
+bin=$(swift build -c "$configuration" --show-bin-path)
 
 mkdir -p Artifacts
 status=0

@@ -52,12 +52,19 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
         var transfer = TransferState<URLSessionTask, Head>(now: DispatchTime.now().uptimeNanoseconds)
         /// Linux downloads: the file corelibs wrote the body to.
         var downloaded: URL?
+        /// The body, made with the call by the caller's task and handed over with the head. Made
+        /// there, not on the delegate queue: ThreadSanitizer cannot see the ordering a continuation
+        /// resumed before its task awaits gives (the runtime's atomics are not instrumented), and
+        /// reported the reader's fields, written on the delegate queue, as racing with the
+        /// caller's reads. Never dropped under the lock: letting go of the last reader stops the
+        /// call, which takes the lock.
+        var body: ResponseBody?
     }
 
     private let request: URLRequest
     private let redirects: RedirectGuard
     private let buffer: BodyBuffer
-    private let state = Locked(State())
+    private let state: Locked<State>
     private let timeout: TimeInterval
     /// An upload's file, sent with an upload task.
     private let upload: UploadSource?
@@ -79,7 +86,9 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
         self.request = request
         self.upload = transfer.upload
         self.redirects = RedirectGuard(original: request, credentialHeaders: credentialHeaders, recorder: recorder)
-        self.buffer = BodyBuffer(limit: bufferLimit)
+        let buffer = BodyBuffer(limit: bufferLimit)
+        self.buffer = buffer
+        self.state = Locked(State(body: ResponseBody(buffer: buffer)))
         let timeout = request.timeoutInterval
         self.timeout = timeout
         #if canImport(FoundationNetworking)
@@ -227,8 +236,10 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
             return
         }
         // Not for a 307/308 the library resends itself (Linux): that response is not the answer.
-        let head = state.withLock { $0.transfer.headArrived(now: DispatchTime.now().uptimeNanoseconds) }
-        head?.resume(returning: (ResponseBody(buffer: buffer), response))
+        let head = state.withLock { state in
+            state.transfer.headArrived(now: DispatchTime.now().uptimeNanoseconds).map { ($0, state.body.take()) }
+        }
+        if let (head, body) = head, let body { head.resume(returning: (body, response)) }
         completionHandler(.allow)
     }
 
@@ -274,12 +285,15 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let next = error == nil ? redirects.takeResend() : nil
-        let (action, downloaded) = state.withLock { state in
+        typealias Completion = (TransferState<URLSessionTask, Head>.CompletionAction, URL?, ResponseBody?)
+        let (action, downloaded, body) = state.withLock { state -> Completion in
             defer { state.downloaded = nil }
             let action = state.transfer.completed(
                 error: error, response: task.response, resend: next != nil, exceededHops: redirects.exceededHops,
                 refusedChallenge: redirects.refusedChallenge, failingURL: request.url)
-            return (action, state.downloaded)
+            // The body goes with a head that is still to be handed over.
+            guard case .answer(.some, _) = action else { return (action, state.downloaded, nil) }
+            return (action, state.downloaded, state.body.take())
         }
         switch action {
         case .resend:
@@ -293,7 +307,7 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
             head?.resume(throwing: error)
             buffer.finish(throwing: error)
         case .answer(let head, let response):
-            head?.resume(returning: (ResponseBody(buffer: buffer), response))
+            if let head, let body { head.resume(returning: (body, response)) }
             if let downloaded {
                 if let download {
                     handOver(downloaded, response: response, to: download)

@@ -106,18 +106,20 @@ import Testing
 
         @Test func theCallerIsResumedOnceWhateverComesFirst() async throws {
             // A stop after the head went out ends the body, not the (already resumed) caller.
-            var delivery = CurlDelivery()
+            var delivery = CurlDelivery(streamedBody: ResponseBody(Data("body".utf8)))
             let answer = try await withCheckedThrowingContinuation { (continuation: CurlDelivery.Continuation) in
                 guard case .send = delivery.start(continuation) else { return }
                 #expect(delivery.isWaiting)
                 let waiting = delivery.headArrived()
                 #expect(waiting != nil)
                 #expect(delivery.headArrived() == nil)
-                waiting?.resume(
+                guard let waiting else { return }
+                waiting.continuation.resume(
                     returning: CurlAnswer(
-                        head: CurlResponseHead(), url: URL(string: "http://x/")!, body: ResponseBody(Data()),
+                        head: CurlResponseHead(), url: URL(string: "http://x/")!, body: waiting.body,
                         isRedirect: false))
             }
+            #expect(try await answer.body.collect(upTo: 100) == Data("body".utf8))
             #expect(!answer.isRedirect)
             guard case .endBody = delivery.stop(with: Marker()) else {
                 Issue.record("expected the body to end")

@@ -70,6 +70,7 @@ struct LoopbackBytes: WebSocketEndpoint {
         /// Open WebSockets take none of the host's request slots, and nothing else caps them: with
         /// libcurl's per-host connection cap set to the slots, the third WebSocket here (the 17th
         /// with the default 16) waited for ever. The time limit is the failure's only sign.
+        @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // .timeLimit
         @Test(.timeLimit(.minutes(5))) func moreWebSocketsToOneHostThanItsRequestSlotsOpen() async throws {
             let server = try Self.server()
             defer { server.stop() }

@@ -48,7 +48,7 @@
         /// A streamed body's buffer.
         let body: BodyBuffer?
         /// Who waits, and whether the exchange was stopped.
-        private let delivery = Locked(CurlDelivery())
+        private let delivery: Locked<CurlDelivery>
 
         // MARK: Loop
 
@@ -100,7 +100,9 @@
             self.recorder = recorder
             let seconds = request.timeoutInterval
             timeout = seconds > 0 ? UInt64(min(seconds, 1e9) * 1e9) : .max
-            body = mode == .streamed ? BodyBuffer(limit: ResponseBody.defaultBufferLimit) : nil
+            let body = mode == .streamed ? BodyBuffer(limit: ResponseBody.defaultBufferLimit) : nil
+            self.body = body
+            delivery = Locked(CurlDelivery(streamedBody: body.map { ResponseBody(buffer: $0) }))
             body?.setHooks(
                 BodyBuffer.Hooks(
                     // Called by the write callback's append, on the loop thread.
@@ -295,9 +297,9 @@
         func headEnded() {
             guard !discardsBody else { return }
             recorder?.headArrived(status: head.statusCode)
-            guard mode == .streamed, let body else { return }
-            guard let continuation = delivery.withLock({ $0.headArrived() }) else { return }
-            continuation.resume(returning: answer(body: ResponseBody(buffer: body)))
+            guard mode == .streamed else { return }
+            guard let handover = delivery.withLock({ $0.headArrived() }) else { return }
+            handover.continuation.resume(returning: answer(body: handover.body))
         }
 
         private func answer(body: ResponseBody) -> CurlAnswer {
@@ -337,6 +339,17 @@
         private(set) var phase = Phase.initialized
         /// Why it was stopped before the caller started waiting.
         private var stoppedEarly: (any Error)?
+        /// A streamed exchange's body, made by the caller's side with the exchange and handed over
+        /// with the head. Made there, not on the loop thread: ThreadSanitizer cannot see the
+        /// ordering a continuation resumed before its task awaits gives (the runtime's atomics are
+        /// not instrumented), and reported the reader's fields, written on the loop thread, as
+        /// racing with the caller's reads. Never dropped under the lock: letting go of the last
+        /// reader stops the exchange, which takes the lock.
+        private var streamedBody: ResponseBody?
+
+        init(streamedBody: ResponseBody? = nil) {
+            self.streamedBody = streamedBody
+        }
 
         enum StartAction {
             /// Hand the exchange to the loop.
@@ -384,11 +397,12 @@
             }
         }
 
-        /// A streamed exchange's head arrived: the caller to hand it to, if still waiting.
-        mutating func headArrived() -> Continuation? {
-            guard case .waiting(let continuation) = phase else { return nil }
+        /// A streamed exchange's head arrived: the caller to hand it to, if still waiting, and the
+        /// body to hand over with it.
+        mutating func headArrived() -> (continuation: Continuation, body: ResponseBody)? {
+            guard case .waiting(let continuation) = phase, let body = streamedBody.take() else { return nil }
             phase = .streaming
-            return continuation
+            return (continuation, body)
         }
 
         enum FinishAction {
