@@ -78,7 +78,10 @@ enum MiddlewareChainSample {
         #expect(echo.path == "/echo")
     }
 
-    @Test func serverChainRetriesAndPerRequestLoggingStillGetsTheProfile() async throws {
+    /// On a thread of its own (`.timingBound`): the sample's `RetryMiddleware()` keeps its default
+    /// 30 s budget, and in a run beside two busy loops the first 503 came back after 35 s, when
+    /// the process's cooperative pool stalled, so the retry was refused as over budget.
+    @Test(.timingBound) func serverChainRetriesAndPerRequestLoggingStillGetsTheProfile() async throws {
         let server = try TestServer()
         defer { server.stop() }
         let calls = TestLocked(0)

@@ -264,7 +264,7 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
             calls.mutate { $0 += 1 }
             return calls.value == 1 ? .status(503) : .streamed([Data("{\"n\":5}\n".utf8)])
         }
-        let retry = RetryMiddleware(maximumAttempts: 2, initialDelay: 0.01, maximumDelay: 0.01)
+        let retry = RetryMiddleware(maximumAttempts: 2, budget: 3600, initialDelay: 0.01, maximumDelay: 0.01)
         let values = try await run(server) {
             var values: [Int] = []
             for try await value in try await transport.client().bytes(for: TickStream("flaky"), middleware: [retry])
