@@ -83,7 +83,8 @@ struct UploadSourceFailed: Error {}
         // An hour's budget: beside two busy loops the first 503 came back after 35 s, past the default 30.
         let retry = RetryMiddleware(budget: 3600, seed: 1)
         let received = try await Loopback.$baseURL.withValue(server.baseURL) {
-            try await transport.client().upload(FlakyUpload(), from: Self.chunks(of: Self.contents), middleware: [retry])
+            try await transport.client().upload(
+                FlakyUpload(), from: Self.chunks(of: Self.contents), middleware: [retry])
         }
         #expect(received == ReceivedBody(bytes: Self.contents.count))
         #expect(server.requests.map(\.body) == [Self.contents, Self.contents])
