@@ -41,6 +41,13 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// Told of each chunk as the reader takes it, and of the end (`nil`); see ``observing(_:)``.
     private var observer: (@Sendable (Data?) -> Void)?
 
+    /// A body read from `buffer`. A transport makes it with the call, on the caller's side, and
+    /// hands it over with the head, rather than making it where the head arrives (its delegate
+    /// queue, its loop thread): ThreadSanitizer cannot see the ordering a continuation resumed
+    /// before its task awaits gives (the runtime's atomics are not instrumented), and reported
+    /// the reader's fields, written there, as racing with the caller's reads. Until then the call
+    /// keeps it under its lock and never drops it there: letting go of the last reader stops the
+    /// transfer, which takes that lock.
     init(buffer: BodyBuffer) {
         storage = .stream(Reader(buffer))
     }

@@ -52,12 +52,8 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
         var transfer = TransferState<URLSessionTask, Head>(now: DispatchTime.now().uptimeNanoseconds)
         /// Linux downloads: the file corelibs wrote the body to.
         var downloaded: URL?
-        /// The body, made with the call by the caller's task and handed over with the head. Made
-        /// there, not on the delegate queue: ThreadSanitizer cannot see the ordering a continuation
-        /// resumed before its task awaits gives (the runtime's atomics are not instrumented), and
-        /// reported the reader's fields, written on the delegate queue, as racing with the
-        /// caller's reads. Never dropped under the lock: letting go of the last reader stops the
-        /// call, which takes the lock.
+        /// The body, made with the call and handed over with the head (see
+        /// ``ResponseBody/init(buffer:)`` for why it is made here).
         var body: ResponseBody?
     }
 
