@@ -146,7 +146,7 @@
             var port = 0
             _ = ep_easy_getinfo_long(handle.easy, Int32(EP_CURLINFO_PRIMARY_PORT), &port)
             let address = ip.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }.map { ip in
-                (ip.contains(":") ? "[\(ip)]" : ip) + (port > 0 ? ":\(port)" : "")
+                (ip.utf8.contains(UInt8(ascii: ":")) ? "[\(ip)]" : ip) + (port > 0 ? ":\(port)" : "")
             }
             let firstByte = time(Int32(EP_CURLINFO_STARTTRANSFER_TIME_T))
             return RequestMetrics.ConnectionMetrics(

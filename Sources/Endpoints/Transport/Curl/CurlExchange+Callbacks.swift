@@ -43,7 +43,7 @@
                 failure = CurlErrors.refusedHead(problem, url: url)
                 return false
             case .ended:
-                if followsRedirects, CurlExchange.redirectStatuses.contains(head.statusCode),
+                if followsRedirects, CurlExchange.isRedirect(status: head.statusCode),
                     head.value(of: "Location") != nil
                 {
                     discardsBody = true
@@ -61,8 +61,13 @@
             }
         }
 
-        /// The statuses a redirect is followed for (with a `Location`).
-        static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+        /// Whether a redirect is followed for `status` (with a `Location`): 301, 302, 303, 307, 308.
+        static func isRedirect(status: Int) -> Bool {
+            switch status {
+            case 301, 302, 303, 307, 308: true
+            default: false
+            }
+        }
 
         /// Takes body bytes: the count taken, or `CURL_WRITEFUNC_PAUSE` while the reader is behind
         /// (libcurl keeps them and hands them over again after ``loopResumes()``), or 0 to end the

@@ -84,13 +84,12 @@ struct CurlResponseHead: Sendable {
     }
 
     /// `HTTP/1.1 200 OK`, `HTTP/2 200`: the version and a three-digit status.
-    private mutating func parseStatusLine(_ line: UnsafeRawBufferPointer) -> Bool {
-        let text = Array(line)
-        guard text.count >= 10, text.starts(with: Array("HTTP/".utf8)) else { return false }
+    private mutating func parseStatusLine(_ text: UnsafeRawBufferPointer) -> Bool {
         let digit = { (byte: UInt8) -> Int? in (48...57).contains(byte) ? Int(byte - 48) : nil }
-        var index = 5
-        guard let major = digit(text[index]) else { return false }
-        index += 1
+        guard text.count >= 10, text[0] == 72, text[1] == 84, text[2] == 84, text[3] == 80, text[4] == 47,  // HTTP/
+            let major = digit(text[5])
+        else { return false }
+        var index = 6
         var minor = 0
         if text[index] == UInt8(ascii: ".") {
             guard index + 1 < text.count, let value = digit(text[index + 1]) else { return false }
@@ -116,16 +115,6 @@ struct CurlResponseHead: Sendable {
         for byte in line[..<colon] where !HTTPToken.isTokenByte(byte) { return .invalidFieldName }
         for byte in line[(colon + 1)...] where byte == 0 || byte == 13 || byte == 10 { return .invalidFieldValue }
         return nil
-    }
-
-    /// The fields, in order, names as sent and values without surrounding spaces.
-    var fields: [(name: String, value: String)] {
-        var result: [(name: String, value: String)] = []
-        result.reserveCapacity(fieldEnds.count)
-        forEachField { name, value in
-            result.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
-        }
-        return result
     }
 
     /// Calls `body` with each field line's name and value (without surrounding spaces), as bytes.
@@ -173,22 +162,46 @@ struct CurlResponseHead: Sendable {
     }
 
     /// `HTTP/1.1`, or `HTTP/2` for a major version of 2 and up, as URLSession writes them.
-    var versionText: String { version.major >= 2 ? "HTTP/\(version.major)" : "HTTP/\(version.major).\(version.minor)" }
+    var versionText: String {
+        switch (version.major, version.minor) {
+        case (1, 1): "HTTP/1.1"
+        case (1, 0): "HTTP/1.0"
+        case (2, _): "HTTP/2"
+        case (let major, _) where major >= 2: "HTTP/\(major)"
+        case (let major, let minor): "HTTP/\(major).\(minor)"
+        }
+    }
 
     /// The head as an `HTTPURLResponse` for `url`: repeated fields are joined with `, ` under the
     /// first one's name, as URLSession does.
+    ///
+    /// Names are compared by their ASCII letters (they are tokens), without `lowercased()`'s
+    /// Unicode work: corelibs' initializer, which capitalizes every name again, is already the
+    /// costliest step of a small response on Linux.
     func response(url: URL) -> HTTPURLResponse? {
-        var headers: [String: String] = [:]
-        var names: [String: String] = [:]  // lower-cased name → the name used as key
-        for (name, value) in fields {
-            let lowered = name.lowercased()
-            if let key = names[lowered] {
-                headers[key] = headers[key].map { $0 + ", " + value } ?? value
+        var headers: [String: String] = Dictionary(minimumCapacity: fieldEnds.count)
+        var keys: [String: String] = [:]  // ASCII-lower-cased name → the name used as key
+        forEachField { name, value in
+            let key = String(decoding: name, as: UTF8.self)
+            let text = String(decoding: value, as: UTF8.self)
+            let lowered = Self.asciiLowercased(name)
+            if let first = keys[lowered] {
+                headers[first] = headers[first].map { $0 + ", " + text } ?? text
             } else {
-                names[lowered] = name
-                headers[name] = value
+                keys[lowered] = key
+                headers[key] = text
             }
         }
         return HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: versionText, headerFields: headers)
+    }
+
+    /// `name` with its ASCII capitals made small, the other bytes as they are.
+    private static func asciiLowercased(_ name: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: name.count) { buffer in
+            for (index, byte) in name.enumerated() {
+                buffer[index] = byte >= 65 && byte <= 90 ? byte | 0x20 : byte
+            }
+            return name.count
+        }
     }
 }

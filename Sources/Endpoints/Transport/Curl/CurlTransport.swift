@@ -94,7 +94,8 @@
             }
             let data = answer.body.bufferedData ?? Data()
             if let violation = ResponseFraming.violation(
-                of: response, bodyLength: data.count, requestMethod: request.httpMethod)
+                status: response.statusCode, url: response.url, bodyLength: data.count,
+                requestMethod: request.httpMethod, field: answer.head.value(of:))
             {
                 throw violation
             }
