@@ -122,14 +122,24 @@ private func fetch(
         #expect(data == Data("hello".utf8))
     }
 
-    /// A field with no space after its colon is valid (the whitespace is optional, RFC 9110
-    /// §5.6.3). Linux's URLSession (6.3) refuses the whole response with `URLError -1`, "Failed
-    /// writing header": corelibs' header callback rejects the line and libcurl ends the transfer.
-    /// The other transports deliver it; this pins both, to be turned around once corelibs accepts it.
-    @Test(arguments: TestTransport.all)
-    func aFieldWithNoSpaceAfterItsColonIsValid(via transport: TestTransport) async throws {
-        let reply = "HTTP/1.1 200 OK\r\nContent-Length:5\r\nX-Request-Id:abc\r\n\r\nhello"
-        let result = try await fetch(reply, via: transport)
+    /// Valid answers that Linux's URLSession (6.3) refuses with `URLError -1`, "Failed writing
+    /// header" (corelibs' header callback rejects the line and libcurl ends the transfer): a field
+    /// with no space after its colon (the whitespace is optional, RFC 9110 §5.6.3), lines ended by
+    /// a bare LF (which a recipient may take, RFC 9112 §2.2), a field value that is not UTF-8 (RFC
+    /// 9110 §5.5's obs-text). The other transports deliver them; this pins both, to be turned around
+    /// once corelibs accepts them.
+    @Test(
+        arguments: [
+            Array("HTTP/1.1 200 OK\r\nContent-Length:5\r\nX-Request-Id:abc\r\n\r\nhello".utf8),
+            Array("HTTP/1.1 200 OK\nContent-Length: 5\n\nhello".utf8),
+            Array("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-Name: caf".utf8) + [0xE9] + Array("\r\n\r\nhello".utf8),
+        ], TestTransport.all)
+    func answersLinuxURLSessionRefusesArriveThroughTheOthers(reply: [UInt8], via transport: TestTransport)
+        async throws
+    {
+        let server = try RawServer(bytes: reply)
+        defer { server.stop() }
+        let result = await send(RawBytesEndpoint(), at: server.url, via: transport)
         #if canImport(FoundationNetworking)
             if transport == .urlSession {
                 let error = try #require(result.failure())
@@ -138,6 +148,43 @@ private func fetch(
             }
         #endif
         #expect(try result.get() == Data("hello".utf8))
+    }
+
+    /// A field value that is not UTF-8 reads as ISO-8859-1, every byte kept (UTF-8 values read as
+    /// UTF-8), through every transport that delivers it.
+    @Test(arguments: TestTransport.all.filter { $0.deliversObsText })
+    func aFieldValueThatIsNotUTF8ReadsAsLatin1(via transport: TestTransport) async throws {
+        let server = try RawServer(
+            bytes: Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Name: caf".utf8) + [0xE9]
+                + Array("\r\nX-Plain: café\r\n\r\nok".utf8))
+        defer { server.stop() }
+        let client = transport.client()
+        let response = try await Loopback.$baseURL.withValue(server.url) {
+            try await client.typedResponse(with: RawBytesEndpoint()).httpResponse
+        }
+        let value = try #require(response.value(forHTTPHeaderField: "X-Name"))
+        #expect(value == "café")
+        #expect(value.data(using: .isoLatin1) == Data(Array("caf".utf8) + [0xE9]))
+        #expect(response.value(forHTTPHeaderField: "X-Plain") == "café")
+    }
+
+    /// A transfer coding other than `chunked` (never offered: no `TE` goes out, RFC 9112 §6.1)
+    /// fails rather than handing the still-encoded bytes over as the body. libcurl's transport says
+    /// why (`badServerResponse`); Linux's URLSession tries to decode it and fails with `-1`.
+    @Test(
+        arguments: [
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\nhello",
+        ], TestTransport.all)
+    func aTransferCodingOtherThanChunkedFails(reply: String, via transport: TestTransport) async throws {
+        let error = try #require(try await fetch(reply, via: transport).failure())
+        #if canImport(FoundationNetworking)
+            if transport == .urlSession {
+                #expect(error.urlErrorCode == .unknown, "got \(error)")
+                return
+            }
+        #endif
+        #expect(error.urlErrorCode == .badServerResponse, "got \(error)")
     }
 
     /// Trailer fields after a chunked body (RFC 9112 §7.1.2) are dropped, and the body arrives: no

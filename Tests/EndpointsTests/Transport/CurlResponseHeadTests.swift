@@ -77,6 +77,40 @@ import Testing
             #expect(!head.isComplete)
         }
 
+        /// A transfer coding other than `chunked` was never offered (no `TE` is sent), and libcurl
+        /// would pass its bytes on as the body: the head is refused when it ends. `identity` (RFC
+        /// 2616's "none") and any case of `chunked` are taken.
+        @Test(arguments: [
+            ("gzip, chunked", false), ("gzip", false), ("chunked, chunked", true), ("Chunked", true),
+            ("identity", true), (" chunked ", true), ("x-custom, chunked", false),
+        ])
+        func aTransferCodingOtherThanChunkedIsRefused(codings: String, accepted: Bool) {
+            var head = CurlResponseHead()
+            let steps = feed(["HTTP/1.1 200 OK\r\n", "Transfer-Encoding: \(codings)\r\n", "\r\n"], into: &head)
+            #expect(steps.last == (accepted ? .ended : .invalid(.unsupportedTransferCoding)))
+            #expect(head.isComplete == accepted)
+        }
+
+        /// Field values are UTF-8 when their bytes are valid UTF-8, and ISO-8859-1 otherwise: every
+        /// byte kept, none replaced.
+        @Test func aFieldValueThatIsNotUTF8IsReadAsLatin1() throws {
+            var head = CurlResponseHead()
+            let lines: [[UInt8]] = [
+                Array("HTTP/1.1 200 OK\r\n".utf8),
+                Array("X-Latin: caf".utf8) + [0xE9] + Array("\r\n".utf8),
+                Array("X-UTF8: café\r\n".utf8),
+                Array("\r\n".utf8),
+            ]
+            let steps = lines.map { line in line.withUnsafeBytes { head.consume($0) } }
+            #expect(steps.last == .ended)
+            #expect(head.value(of: "x-latin") == "café")
+            #expect(head.value(of: "X-UTF8") == "café")
+            let response = try #require(head.response(url: URL(string: "http://example.com/")!))
+            let latin = try #require(response.value(forHTTPHeaderField: "X-Latin"))
+            #expect(latin.data(using: .isoLatin1) == Data(Array("caf".utf8) + [0xE9]))
+            #expect(response.value(forHTTPHeaderField: "X-UTF8") == "café")
+        }
+
         @Test func aHeadWithoutItsBlankLineIsNotComplete() {
             var head = CurlResponseHead()
             _ = feed(["HTTP/1.1 200 OK\r\n", "Content-Length: 5\r\n"], into: &head)

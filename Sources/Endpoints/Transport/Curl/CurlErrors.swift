@@ -99,6 +99,8 @@
                 case .foldedLine: "a header line is folded (obs-fold, RFC 9112 §5.2)"
                 case .invalidFieldName: "a header name is not a token"
                 case .invalidFieldValue: "a header value holds a CR, LF or NUL"
+                case .unsupportedTransferCoding:
+                    "its Transfer-Encoding names a coding other than chunked, which this client did not ask for (RFC 9112 §6.1)"
                 }
             return URLError(
                 .badServerResponse,

@@ -10,7 +10,9 @@ import Foundation
 /// libcurl alone accepts about 300 KB of header lines, folded lines, and a head cut off by a
 /// closed connection as a complete, empty 200. Here a head is refused when it passes
 /// ``maximumBytes``, when a line is folded (obs-fold, RFC 9112 §5.2), holds a bare CR or a NUL,
-/// or a field name is not a token; and it counts as received only once its blank line came
+/// a field name is not a token, or the final head's `Transfer-Encoding` names a coding other than
+/// `chunked` (a transfer coding the client never offered in `TE`, RFC 9112 §6.1, whose body would
+/// otherwise arrive still encoded); and it counts as received only once its blank line came
 /// (``isComplete``). Interim heads (1xx but 101) are checked and dropped; lines after the final
 /// head (trailers) are ignored.
 ///
@@ -28,6 +30,7 @@ struct CurlResponseHead: Sendable {
         case foldedLine
         case invalidFieldName
         case invalidFieldValue
+        case unsupportedTransferCoding
     }
 
     enum Step: Equatable {
@@ -74,6 +77,9 @@ struct CurlResponseHead: Sendable {
                 fieldEnds.removeAll(keepingCapacity: true)
                 return .interimEnded
             }
+            if let codings = value(of: "Transfer-Encoding"), !Self.onlyChunked(codings) {
+                return .invalid(.unsupportedTransferCoding)
+            }
             isComplete = true
             return .ended
         }
@@ -117,6 +123,16 @@ struct CurlResponseHead: Sendable {
         return nil
     }
 
+    /// Whether a `Transfer-Encoding` value names only `chunked` (and the obsolete `identity`, which
+    /// means none), in any case: the codings libcurl takes off. libcurl passes any other coding's
+    /// bytes on as the body.
+    static func onlyChunked(_ codings: String) -> Bool {
+        codings.split(separator: ",").allSatisfy { coding in
+            let name = coding.trimmingCharacters(in: .whitespaces)
+            return sameName(name.utf8, "chunked".utf8) || sameName(name.utf8, "identity".utf8)
+        }
+    }
+
     /// Calls `body` with each field line's name and value (without surrounding spaces), as bytes.
     private func forEachField(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
         var start = 0
@@ -144,7 +160,7 @@ struct CurlResponseHead: Sendable {
         var found: String?
         forEachField { fieldName, value in
             guard Self.sameName(fieldName, name.utf8) else { return }
-            let text = String(decoding: value, as: UTF8.self)
+            let text = Self.text(of: value)
             found = found.map { $0 + ", " + text } ?? text
         }
         return found
@@ -183,7 +199,7 @@ struct CurlResponseHead: Sendable {
         var keys: [String: String] = [:]  // ASCII-lower-cased name → the name used as key
         forEachField { name, value in
             let key = String(decoding: name, as: UTF8.self)
-            let text = String(decoding: value, as: UTF8.self)
+            let text = Self.text(of: value)
             let lowered = Self.asciiLowercased(name)
             if let first = keys[lowered] {
                 headers[first] = headers[first].map { $0 + ", " + text } ?? text
@@ -193,6 +209,18 @@ struct CurlResponseHead: Sendable {
             }
         }
         return HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: versionText, headerFields: headers)
+    }
+
+    /// A field value as text: UTF-8 when its bytes are valid UTF-8 (ASCII, most often), else
+    /// ISO-8859-1, HTTP's historical charset (RFC 9110 §5.5), one character per byte, so that no
+    /// byte is lost or replaced: `value.data(using: .isoLatin1)` gives the bytes back.
+    static func text(of value: UnsafeBufferPointer<UInt8>) -> String {
+        let text = String(decoding: value, as: UTF8.self)
+        guard value.contains(where: { $0 >= 0x80 }) else { return text }
+        if text.utf8.elementsEqual(value) { return text }
+        var latin1 = ""
+        latin1.unicodeScalars.append(contentsOf: value.lazy.map { Unicode.Scalar($0) })
+        return latin1
     }
 
     /// `name` with its ASCII capitals made small, the other bytes as they are.

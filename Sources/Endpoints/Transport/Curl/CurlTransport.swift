@@ -34,7 +34,8 @@
     ///   wait for `100 Continue`. Responses compressed with gzip or deflate are decoded.
     /// - **Hostile answers** fail with a typed error and never a crash: a head larger than 64 KB, a
     ///   folded or malformed header line, a head or body cut off by a closed connection, conflicting
-    ///   framing.
+    ///   framing, a transfer coding other than `chunked`. A field value that is not UTF-8 reads as
+    ///   ISO-8859-1, every byte kept.
     /// - **Errors** are the `URLError` codes URLSession reports on Apple platforms; TLS failures
     ///   carry their cause (``TLSFailure``).
     /// - **Proxies** come from the environment as curl reads them (`http_proxy`, `https_proxy`,

@@ -53,6 +53,10 @@ enum TestTransport: String, Sendable, CustomTestStringConvertible {
     /// connection instead).
     var crashesOnTrailers: Bool { crashesOnCutOffHeads }
 
+    /// Whether a field value that is not UTF-8 (RFC 9110's obs-text) arrives: Linux's URLSession
+    /// (6.3) fails the whole response instead.
+    var deliversObsText: Bool { !crashesOnCutOffHeads }
+
     /// The transport: over `session` for URLSession's; for libcurl's, one shared by the tests (as
     /// `URLSession.shared` is), or one of its own with `maximumRequestsPerHost`.
     func transport(session: URLSession = .shared, maximumRequestsPerHost: Int? = nil) -> any HTTPTransport {
