@@ -57,8 +57,8 @@
         /// A buffered body.
         var received = Data()
         /// A streamed body's bytes from this turn of the loop, not handed to the reader yet
-        /// (``flushPending()``).
-        private(set) var pending = Data()
+        /// (``flushPending()``), in a buffer of the loop's ``CurlLoop/chunks``.
+        private(set) var pending = CurlChunk()
         /// When a byte last went out or came in (uptime nanoseconds).
         var lastActivity: UInt64 = 0
         /// The reader is behind: the next write pauses the transfer.
@@ -115,6 +115,7 @@
         deinit {
             if let headerList { ep_slist_free_all(headerList) }
             requestBody?.deallocate()
+            pending.release(to: loop.chunks)
         }
 
         // MARK: Running (the caller's task)
@@ -197,7 +198,7 @@
         func loopAbandonsDecoding() {
             endsAfterDecoding = false
             undecoded = Data()
-            pending = Data()
+            pending.release(to: loop.chunks)
         }
 
         /// Decodes what waits undecoded, until the reader is behind again.
@@ -229,9 +230,12 @@
                 received.append(contentsOf: bytes)
                 return
             }
-            if pending.isEmpty { pending.reserveCapacity(Self.handOverSize) }
-            pending.append(contentsOf: bytes)
-            if pending.count >= Self.handOverSize { flushPending() }
+            var rest = bytes
+            while !rest.isEmpty {
+                let copied = pending.append(rest, from: loop.chunks)
+                rest = UnsafeRawBufferPointer(rebasing: rest[copied...])
+                if pending.count >= Self.handOverSize { flushPending() }
+            }
         }
 
         /// Hands the gathered body bytes to the reader: called when enough wait, by the loop at the
@@ -239,9 +243,7 @@
         /// `paused`.
         func flushPending() {
             guard !pending.isEmpty, let body else { return }
-            let chunk = pending
-            pending = Data()
-            body.append(chunk)
+            body.append(pending.take(from: loop.chunks))
         }
 
         /// The loop removed the transfer for `error` (nothing arrived for the timeout, a body that

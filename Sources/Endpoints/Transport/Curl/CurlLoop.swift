@@ -43,6 +43,9 @@
 
         private let multi: CurlMulti
         private let inbox = Locked(Inbox())
+        /// The buffers streamed bodies are gathered in for their readers: up to eight (2 MiB) kept
+        /// for reuse.
+        let chunks = CurlChunkPool(size: CurlExchange.handOverSize, limit: 8)
         /// The most idle easy handles kept for reuse.
         private static let idleLimit = 64
 
