@@ -213,7 +213,7 @@ struct CurlResponseHead: Sendable {
 
     /// A field value as text: UTF-8 when its bytes are valid UTF-8 (ASCII, most often), else
     /// ISO-8859-1, HTTP's historical charset (RFC 9110 §5.5), one character per byte, so that no
-    /// byte is lost or replaced: `value.data(using: .isoLatin1)` gives the bytes back.
+    /// byte is lost or replaced: each character's scalar value is its byte.
     static func text(of value: UnsafeBufferPointer<UInt8>) -> String {
         let text = String(decoding: value, as: UTF8.self)
         guard value.contains(where: { $0 >= 0x80 }) else { return text }
