@@ -30,7 +30,8 @@
     ///   Use ``DeadlineMiddleware`` to bound the whole exchange.
     /// - **Bodies** stream through ``ResponseBody`` with backpressure: while 1 MiB waits unread the
     ///   transfer is paused (libcurl stops reading the socket), so memory stays bounded for any
-    ///   response size. Uploads are read from their data, file or stream as they are sent, and never
+    ///   response size; the body is gathered in buffers of 256 KiB the transport reuses (up to eight
+    ///   kept). Uploads are read from their data, file or stream as they are sent, and never
     ///   wait for `100 Continue`. Responses compressed with gzip or deflate are decoded.
     /// - **Hostile answers** fail with a typed error and never a crash: a head larger than 64 KB, a
     ///   folded or malformed header line, a head or body cut off by a closed connection, conflicting
