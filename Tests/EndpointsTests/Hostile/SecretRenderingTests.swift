@@ -24,6 +24,23 @@ private enum Secret {
     }
 }
 
+/// `GET /secret/{path}?api_key={key}`, answering `{"code","message"}` errors.
+private struct SecretPathEndpoint: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = [String: String]
+    typealias ErrorResponse = APIError
+    static let definition: Definition<SecretPathEndpoint> = Definition(
+        path: "secret/\(path: \.path)", parameters: [.query("api_key", path: \.key)])
+    struct PathComponents { let path: String }
+    struct ParameterComponents { let key: String }
+    let pathComponents: PathComponents
+    let parameterComponents: ParameterComponents
+    init(path: String, key: String) {
+        pathComponents = PathComponents(path: path)
+        parameterComponents = ParameterComponents(key: key)
+    }
+}
+
 /// Renders every request it passes with the context's credential headers hidden.
 private struct CURLRecorder: Middleware {
     let lines: Shared<[String]>
@@ -132,4 +149,65 @@ private struct KeyHeaderServer: ServerDefinition {
         Secret.expectNone(in: after + String(describing: auth) + String(reflecting: auth))
         Secret.expectNone(in: String(describing: AuthenticationError.refreshFailed(underlying: URLError(.timedOut))))
     }
+
+    /// Errors and typed responses, dumped or reflected, show a response's status and its URL with
+    /// the credentials hidden, never its header fields (`Set-Cookie`), through every transport:
+    /// the URL's user and password, a key in its query, a cookie the server set.
+    @Test(arguments: TestTransport.all)
+    func errorsAndResponsesShowNoSecretInDumps(via transport: TestTransport) async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let cookie = "session=\(Secret.cookie); HttpOnly"
+        server.route("/secret/denied") { _ in
+            TestServer.Response(
+                status: 401, headers: [("Set-Cookie", cookie), ("Content-Type", "application/json")],
+                body: Data(#"{"code":401,"message":"no"}"#.utf8))
+        }
+        server.route("/secret/garbled") { _ in
+            TestServer.Response(status: 200, headers: [("Set-Cookie", cookie)], body: Data("not json".utf8))
+        }
+        server.route("/secret/fine") { _ in
+            TestServer.Response(status: 200, headers: [("Set-Cookie", cookie)], body: Data(#"{"token":"ok"}"#.utf8))
+        }
+        let base = URL(string: "http://ada:\(Secret.password)@127.0.0.1:\(server.port)")!
+        let closed = URL(string: "http://ada:\(Secret.password)@127.0.0.1:9")!
+        // No cookie store: the Set-Cookie above must not reach URLSession.shared's, which other
+        // tests send to 127.0.0.1 with.
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        let client = transport.client(session: session)
+        var rendered: [(String, Any)] = []
+        for (path, at) in [("denied", base), ("garbled", base), ("fine", closed)] {
+            let result: Result<SecretPathEndpoint.Response, SecretPathEndpoint.TaskError> =
+                await Loopback.$baseURL.withValue(at) {
+                    do throws(SecretPathEndpoint.TaskError) {
+                        return .success(
+                            try await client.response(with: SecretPathEndpoint(path: path, key: Secret.key)))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            let error = try #require(result.failure(), "\(path)")
+            rendered.append((path, error))
+        }
+        let typed = try await Loopback.$baseURL.withValue(base) {
+            try await client.typedResponse(with: SecretPathEndpoint(path: "fine", key: Secret.key))
+        }
+        rendered.append(("typed", typed))
+        for (name, value) in rendered {
+            var dumped = ""
+            dump(value, to: &dumped)
+            Secret.expectNone(in: dumped)
+            Secret.expectNone(in: String(describing: value))
+            Secret.expectNone(in: String(reflecting: value))
+            #expect(dumped.contains("<redacted>"), "\(name): \(dumped)")
+        }
+        var dumped = ""
+        dump(rendered[0].1, to: &dumped)
+        #expect(dumped.contains("status: 401"), "\(dumped)")
+    }
+
 }
