@@ -18,6 +18,9 @@ public enum EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidHeaderValue(name: String)
     /// The pieces did not form a valid URL.
     case invalidURL(String)
+    /// The request sets a `Content-Length` that is not the length of its body (its `httpBody`):
+    /// the server would get a body cut short, or wait for bytes that never come.
+    case conflictingFraming(header: String)
     /// The endpoint has both form parameters and a body; a request has one body.
     case conflictingBody
     /// The body encoder threw.
@@ -43,6 +46,8 @@ public enum EndpointError: Error, Equatable, Sendable, CustomStringConvertible {
             "The header name '\(name.debugDescription.dropFirst().dropLast())' is not a valid HTTP token; use letters, digits and !#$%&'*+-.^_`|~ only."
         case .invalidHeaderValue(let name):
             "The value of the header '\(name)' contains CR, LF or NUL, which would split the request; remove those characters."
+        case .conflictingFraming(let header):
+            "The request's '\(header)' is not the length of its body, which would cut the body short or leave the server waiting; remove the header, the transport sets it."
         case .invalidURL(let text):
             // The query is left out: it may carry an API key.
             "'\(text.prefix { $0 != "?" })' is not a valid URL; check the server's base URL and any custom query encoding."

@@ -42,6 +42,7 @@ import Testing
         .invalidHeaderName("X-A\nB"),
         .invalidHeaderValue(name: "Authorization"),
         .invalidURL("http://[::1"),
+        .conflictingFraming(header: "Content-Length"),
         .conflictingBody,
         .bodyEncodingFailed(UnderlyingError(Thrower.Refusal())),
         .unsupportedResponse("Image"),

@@ -58,6 +58,19 @@ struct NSErrorTransport: HTTPTransport {
 }
 
 /// Sets a header whose value would split the request.
+/// `POST /echo` with a body and the `Content-Length` it is given.
+private struct DeclaredLengthPost: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Echo
+    typealias Body = Data
+    static let definition: Definition<DeclaredLengthPost> = Definition(
+        method: .post, path: "echo", headers: [Header("Content-Length").value(path: \.length)])
+    struct HeaderComponents { let length: String }
+    let headerComponents: HeaderComponents
+    let body = Data("hello".utf8)
+    init(length: String) { headerComponents = HeaderComponents(length: length) }
+}
+
 struct InjectingMiddleware: Middleware {
     func intercept(
         _ request: URLRequest,
@@ -284,6 +297,26 @@ struct UserAgentMiddleware: Middleware {
             return
         }
         #expect(name == "X-Trace")
+        #expect(server.requestCount == 0)
+    }
+
+    /// A `Content-Length` that is not the body's length is refused before anything is sent: a
+    /// shorter one cut the body silently ("hel" of "hello") and a longer one hung until the
+    /// timeout, through every transport. One that matches goes out.
+    @Test(arguments: [-2, 40, 0], TestTransport.all)
+    func aContentLengthThatIsNotTheBodysIsRefused(offset: Int, via transport: TestTransport) async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let size = try #require(try DeclaredLengthPost(length: "").urlRequest().httpBody?.count)
+        let result = await send(DeclaredLengthPost(length: String(size + offset)), to: server, via: transport)
+        guard offset != 0 else {
+            #expect(try result.get().method == "POST")
+            return
+        }
+        guard case .endpointError(.conflictingFraming(header: "Content-Length")) = result.failure() else {
+            Issue.record("expected .conflictingFraming, got \(result)")
+            return
+        }
         #expect(server.requestCount == 0)
     }
 
