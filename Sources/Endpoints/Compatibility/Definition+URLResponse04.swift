@@ -43,7 +43,7 @@ extension Definition {
         // The pipeline's own decoding of an error body, so both answer the same way.
         return .failure(
             PipelineCall<Data, T.ErrorResponse>.errorBody(data, response: httpResponse, method: nil) {
-                try T.errorDecoder.decode(T.ErrorResponse.self, from: $0)
+                try T.errorDecoder.decodeErrorBody(T.ErrorResponse.self, from: $0)
             })
     }
 }

@@ -45,6 +45,15 @@ public protocol DecoderType {
 
 extension JSONDecoder: DecoderType {}
 
+extension DecoderType {
+    /// A non-2xx body as an endpoint's `ErrorResponse`: the bytes as received when that is `Data`,
+    /// as a `Response` of `Data` is, and otherwise decoded with this decoder.
+    func decodeErrorBody<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        if let raw = data as? T { return raw }
+        return try decode(type, from: data)
+    }
+}
+
 /// The coders the defaults hand out. Creating a `JSONEncoder` per request is measurable, so one
 /// instance of each is shared where the type is `Sendable`.
 ///

@@ -371,7 +371,7 @@ extension PipelineCall {
             middleware: T.middleware + middleware,
             acceptableStatusCodes: definition.acceptedStatusCodes,
             decodeResponse: { data, response in try endpoint.decodeResponse(data, response: response) },
-            decodeError: { data in try T.errorDecoder.decode(T.ErrorResponse.self, from: data) },
+            decodeError: { data in try T.errorDecoder.decodeErrorBody(T.ErrorResponse.self, from: data) },
             mock: { mocks in await mocks.resolve(endpoint) },
             eventDelivery: eventDelivery
         )

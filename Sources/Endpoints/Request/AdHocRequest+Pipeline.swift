@@ -38,7 +38,7 @@ extension AdHocRequest {
                 guard let decode else { throw EndpointError.unsupportedResponse("\(Response.self)") }
                 return try decode(data, response, request.responseDecoder)
             },
-            decodeError: { data in try request.errorDecoder.decode(ErrorResponse.self, from: data) },
+            decodeError: { data in try request.errorDecoder.decodeErrorBody(ErrorResponse.self, from: data) },
             mock: { resolver in await (resolver as? any AdHocRequestMockResolver)?.resolve(request) }
         )
     }

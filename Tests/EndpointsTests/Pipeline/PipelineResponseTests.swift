@@ -61,6 +61,32 @@ import Testing
         #expect(!error.description.contains("s3cr3t"))
     }
 
+    /// An `ErrorResponse` of `Data` is the body as received, as a `Response` of `Data` is, through
+    /// an endpoint and an ad-hoc request alike; it used to be decoded as JSON (a base64 string).
+    @Test func dataErrorResponseIsTheRawBody() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/teapot") { _ in .text("<html>short and stout</html>", status: 418) }
+        let error = try #require(await send(RawErrorBodyEndpoint(), to: server).failure())
+        guard case .errorResponse(let http, let body) = error else {
+            Issue.record("expected .errorResponse, got \(error)")
+            return
+        }
+        #expect(http.statusCode == 418)
+        #expect(body == Data("<html>short and stout</html>".utf8))
+        let request = Request<Data>.get(RequestTarget(server.url("/teapot").absoluteString)).errorBody(Data.self)
+        do {
+            _ = try await URLSession.shared.response(for: request)
+            Issue.record("expected the 418")
+        } catch {
+            guard case .errorResponse(_, let adHocBody) = error else {
+                Issue.record("expected .errorResponse, got \(error)")
+                return
+            }
+            #expect(adHocBody == body)
+        }
+    }
+
     @Test func undecodableErrorBodyIsKeptRaw() async throws {
         let server = try TestServer()
         defer { server.stop() }
@@ -136,4 +162,12 @@ import Testing
             #expect(!error.description.contains("top-secret-key"), "\(error.description)")
         }
     }
+}
+
+/// `GET /teapot`, whose error body is kept as received.
+private struct RawErrorBodyEndpoint: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Data
+    typealias ErrorResponse = Data
+    static let definition: Definition<RawErrorBodyEndpoint> = Definition(path: "teapot")
 }
