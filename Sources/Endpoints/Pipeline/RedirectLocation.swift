@@ -7,6 +7,14 @@ import Foundation
 /// so the redirect guard resolves the header itself, the same way on every platform. The text is
 /// handled as written: percent-escapes are kept, nothing is re-encoded.
 enum RedirectLocation {
+    /// Where a redirect whose `Location` field is `location` leads from `base`, or `nil` when there
+    /// is none to follow: no field, an empty one (which would name `base` again, to the hop limit)
+    /// or one that is not a URL. Such a 3xx is the answer, as URLSession and Go's client hand it over.
+    static func target(of location: String?, from base: URL) -> URL? {
+        guard let location, location.contains(where: { $0 != " " && $0 != "\t" }) else { return nil }
+        return resolve(location, against: base)
+    }
+
     /// The absolute URL `location` refers to from `base`; `nil` when the result is not a valid URL.
     static func resolve(_ location: String, against base: URL) -> URL? {
         let reference = Parts(location.trimmingCharacters(in: .whitespaces))

@@ -23,6 +23,26 @@ struct RedirectPolicy: Sendable {
     /// (corelibs alone would allow 20).
     static let maximumHops = 16
 
+    /// Whether a response of `status` is a redirect to follow when it has a usable `Location`:
+    /// 301, 302, 303, 307, 308.
+    static func isRedirect(status: Int) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: true
+        default: false
+        }
+    }
+
+    /// The error of a request redirected more than ``maximumHops`` times, from `url`.
+    static func tooManyRedirects(from url: URL?) -> URLError {
+        URLError(
+            .httpTooManyRedirects,
+            userInfo: [
+                NSLocalizedDescriptionKey:
+                    "The server redirected more than \(maximumHops) times; the last redirect was not followed.",
+                NSURLErrorFailingURLErrorKey: url as Any,
+            ])
+    }
+
     /// The original request's URL, whose origin a redirect is compared with (worked out only
     /// when a redirect happens, so a request that is not redirected never parses its host).
     let originalURL: URL?
@@ -184,11 +204,8 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
             let before = state.current
             let base = response.url ?? state.current.url
             let target =
-                base.flatMap { base in
-                    response.value(forHTTPHeaderField: "Location").flatMap {
-                        RedirectLocation.resolve($0, against: base)
-                    }
-                } ?? request.url
+                base.flatMap { RedirectLocation.target(of: response.value(forHTTPHeaderField: "Location"), from: $0) }
+                ?? request.url
             state.current = policy.nextRequest(after: state.current, status: response.statusCode, target: target)
             recorder?.redirected(
                 status: response.statusCode,

@@ -232,9 +232,7 @@ struct TransferState<Handle, Delivery> {
         }
         phase = .finished
         if exceededHops {
-            return .fail(
-                waiting: waiting,
-                error: URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: failingURL as Any]))
+            return .fail(waiting: waiting, error: RedirectPolicy.tooManyRedirects(from: failingURL))
         }
         if let error {
             if let refusedChallenge { return .answer(waiting: waiting, response: refusedChallenge) }

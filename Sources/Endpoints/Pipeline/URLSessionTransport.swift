@@ -88,6 +88,33 @@ public struct URLSessionTransport: HTTPTransport {
         return request
     }
 
+    /// corelibs refuses a scheme written in capitals (`HTTP://…`) with `URLError.unsupportedURL`,
+    /// which Apple's URLSession and libcurl send (schemes are case-insensitive, RFC 3986 §3.1):
+    /// on Linux the scheme is lower-cased, the rest of the URL kept as written.
+    static func withLowercaseScheme(_ request: URLRequest) -> URLRequest {
+        #if canImport(FoundationNetworking)
+            guard let url = request.url, let scheme = url.scheme,
+                scheme.utf8.contains(where: { (65...90).contains($0) }),
+                let lowered = URL(string: scheme.lowercased() + url.absoluteString.dropFirst(scheme.utf8.count))
+            else { return request }
+            var request = request
+            request.url = lowered
+            return request
+        #else
+            return request
+        #endif
+    }
+
+    /// ``ResponseFraming``'s check of an answer URLSession received whole. corelibs drops the body
+    /// of a 301, 302, 303, 307 or 308 it does not follow (its `Location` missing, empty or not a
+    /// URL) and hands over the 3xx with an empty one: that is not a body cut short.
+    static func framingViolation(of response: HTTPURLResponse, bodyLength: Int, request: URLRequest) -> URLError? {
+        #if canImport(FoundationNetworking)
+            if bodyLength == 0, RedirectPolicy.isRedirect(status: response.statusCode) { return nil }
+        #endif
+        return ResponseFraming.violation(of: response, bodyLength: bodyLength, requestMethod: request.httpMethod)
+    }
+
     /// Sends `request` and returns the body and the HTTP response.
     public func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
         let (request, admission) = try await admit(request, context: context)
@@ -120,9 +147,7 @@ public struct URLSessionTransport: HTTPTransport {
             let (body, response) = try await openStream(request, context: context)
             context.recorder?.headArrived(status: response.statusCode)  // before the body: its time apart
             let data = try await body.collect()
-            if let violation = ResponseFraming.violation(
-                of: response, bodyLength: data.count, requestMethod: request.httpMethod)
-            {
+            if let violation = Self.framingViolation(of: response, bodyLength: data.count, request: request) {
                 throw violation
             }
             return (data, response)
@@ -239,7 +264,8 @@ final class DataTaskCall: Sendable {
     }
 
     private func makeTask(_ request: URLRequest, on session: URLSession) -> URLSessionDataTask {
-        let task = session.dataTask(with: Self.corelibsTimeout(request)) { [self] data, response, error in
+        let task = session.dataTask(with: URLSessionTransport.withLowercaseScheme(Self.corelibsTimeout(request))) {
+            [self] data, response, error in
             self.completed(data: data, response: response, error: error, on: session)
         }
         task.delegate = redirects
@@ -265,8 +291,8 @@ final class DataTaskCall: Sendable {
             let body = data ?? Data()
             // A refused challenge (Linux) is the answer whatever corelibs made of its body.
             if redirects.refusedChallenge == nil,
-                let violation = ResponseFraming.violation(
-                    of: response, bodyLength: body.count, requestMethod: request.httpMethod)
+                let violation = URLSessionTransport.framingViolation(
+                    of: response, bodyLength: body.count, request: request)
             {
                 completion(.failure(violation))
             } else {

@@ -145,6 +145,7 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
     }
 
     private func makeTask(_ request: URLRequest, on session: URLSession) -> URLSessionTask {
+        var request = URLSessionTransport.withLowercaseScheme(request)
         if quietDownload {
             let task = session.downloadTask(with: request) { [weak self] location, _, error in
                 self?.quietDownloadEnded(at: location, error: error, session: session)
@@ -157,7 +158,6 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
             return session.downloadTask(with: request)
         }
         guard let upload else { return session.dataTask(with: request) }
-        var request = request
         request.httpBodyStream = nil
         return session.uploadTask(with: request, fromFile: upload.file)
     }

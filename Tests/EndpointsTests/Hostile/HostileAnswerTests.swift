@@ -14,6 +14,14 @@ private struct HostileRawEndpoint: Endpoint {
     static let definition: Definition<HostileRawEndpoint> = Definition(path: "x")
 }
 
+/// `GET /x`, with a non-2xx body returned raw too.
+private struct RawErrorEndpoint: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Data
+    typealias ErrorResponse = Data
+    static let definition: Definition<RawErrorEndpoint> = Definition(path: "x")
+}
+
 /// Sends ``HostileRawEndpoint`` through `transport` to a server that answers `reply` and closes.
 private func fetch(_ reply: [UInt8], via transport: TestTransport) async throws -> Result<
     Data, HostileRawEndpoint.TaskError
@@ -172,7 +180,39 @@ private func fetch(_ reply: String, via transport: TestTransport) async throws -
         server.route("/x") { _ in TestServer.Response(status: 302, headers: [("Location", "/x")], body: Data()) }
         let error = try #require(await send(HostileRawEndpoint(), to: server, via: transport).failure())
         #expect(error.urlErrorCode == .httpTooManyRedirects, "got \(error)")
+        #expect(String(describing: error).contains("redirected more than 16 times"), "got \(error)")
         #expect(server.requestCount == 17)
+    }
+
+    /// A 3xx whose `Location` is missing, empty or not a URL is the answer, with its status and
+    /// body: an empty one would name the same URL again (RFC 3986 §5.2), to the hop limit. Linux's
+    /// URLSession drops the body of such a redirect (and fails one whose `Location` is blanks with
+    /// `URLError -1`); the library no longer takes the empty body for one cut short.
+    @Test(arguments: [nil, "", "   ", "http://[::1", "http://exa mple.com/"], TestTransport.all)
+    func aRedirectWithNoUsableLocationIsTheAnswer(location: String?, via transport: TestTransport) async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/x") { _ in
+            TestServer.Response(
+                status: 302, headers: location.map { [("Location", $0)] } ?? [], body: Data("moved".utf8))
+        }
+        let result = await send(RawErrorEndpoint(), to: server, via: transport)
+        if location == "   ", transport.pinsLinuxURLSessionFailure(result, code: .unknown) { return }
+        guard case .errorResponse(let response, let body) = result.failure() else {
+            Issue.record("expected the 302 itself, got \(result)")
+            return
+        }
+        #expect(response.statusCode == 302)
+        #expect(body == (transport.dropsUnfollowedRedirectBodies ? Data() : Data("moved".utf8)))
+        #expect(server.requestCount == 1)
+    }
+
+    /// The protocol name of a status line in lower case (`http/1.1`) is read, as libcurl and Linux's
+    /// URLSession read it.
+    @Test(arguments: TestTransport.all)
+    func aLowerCaseStatusLineIsRead(via transport: TestTransport) async throws {
+        let data = try await fetch("http/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc", via: transport).get()
+        #expect(data == Data("abc".utf8))
     }
 
     /// A redirect to another scheme is not followed.

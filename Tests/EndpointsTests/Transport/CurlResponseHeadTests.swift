@@ -34,6 +34,14 @@ import Testing
             #expect(head.versionText == "HTTP/2")
         }
 
+        /// The protocol name in any case, as libcurl and Linux's URLSession read it.
+        @Test func aLowerCaseProtocolNameIsRead() {
+            var head = CurlResponseHead()
+            #expect(feed(["http/1.1 202 Accepted\r\n", "\r\n"], into: &head) == [.more, .ended])
+            #expect(head.statusCode == 202)
+            #expect(head.versionText == "HTTP/1.1")
+        }
+
         @Test func interimHeadsAreDroppedButTheFinalOneKept() {
             var head = CurlResponseHead()
             let steps = feed(
@@ -63,7 +71,10 @@ import Testing
             #expect(steps.last == .invalid(problem))
         }
 
-        @Test(arguments: ["HTTP/1.1 2000 OK\r\n", "HTTP/1.1 20 OK\r\n", "ICY 200 OK\r\n", "HTTP/1.1 099 x\r\n", "\r\n"])
+        @Test(arguments: [
+            "HTTP/1.1 2000 OK\r\n", "HTTP/1.1 20 OK\r\n", "ICY 200 OK\r\n", "HTTX/1.1 200 OK\r\n", "HTTP1.1 200 OK\r\n",
+            "HTTP/1.1 099 x\r\n", "\r\n",
+        ])
         func malformedStatusLinesAreRefused(line: String) {
             var head = CurlResponseHead()
             #expect(feed([line], into: &head) == [.invalid(.malformedStatusLine)])
@@ -151,10 +162,10 @@ import Testing
                 waiting.continuation.resume(
                     returning: CurlAnswer(
                         head: CurlResponseHead(), url: URL(string: "http://x/")!, body: waiting.body,
-                        isRedirect: false))
+                        redirectTarget: nil))
             }
             #expect(try await answer.body.collect(upTo: 100) == Data("body".utf8))
-            #expect(!answer.isRedirect)
+            #expect(answer.redirectTarget == nil)
             guard case .endBody = delivery.stop(with: Marker()) else {
                 Issue.record("expected the body to end")
                 return

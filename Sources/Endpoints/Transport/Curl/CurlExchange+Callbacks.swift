@@ -43,10 +43,10 @@
                 failure = CurlErrors.refusedHead(problem, url: url)
                 return false
             case .ended:
-                if followsRedirects, CurlExchange.isRedirect(status: head.statusCode),
-                    head.value(of: "Location") != nil
+                if followsRedirects, RedirectPolicy.isRedirect(status: head.statusCode),
+                    let target = RedirectLocation.target(of: head.value(of: "Location"), from: url)
                 {
-                    discardsBody = true
+                    redirectTarget = target
                 } else {
                     decoder = CurlDecoder(contentEncoding: head.value(of: "Content-Encoding"))
                     if mode == .buffered, decoder == nil,
@@ -61,20 +61,12 @@
             }
         }
 
-        /// Whether a redirect is followed for `status` (with a `Location`): 301, 302, 303, 307, 308.
-        static func isRedirect(status: Int) -> Bool {
-            switch status {
-            case 301, 302, 303, 307, 308: true
-            default: false
-            }
-        }
-
         /// Takes body bytes: the count taken, or `CURL_WRITEFUNC_PAUSE` while the reader is behind
         /// (libcurl keeps them and hands them over again after ``loopResumes()``), or 0 to end the
         /// transfer with ``failure``.
         func received(body bytes: UnsafeRawBufferPointer) -> Int {
             lastActivity = RequestRecorder.now()
-            if discardsBody { return bytes.count }
+            if redirectTarget != nil { return bytes.count }
             if paused { return EP_CURL_WRITEFUNC_PAUSE }
             guard let decoder else {
                 deliver(bytes)

@@ -63,8 +63,9 @@
         var lastActivity: UInt64 = 0
         /// The reader is behind: the next write pauses the transfer.
         var paused = false
-        /// A redirect's body, which nobody reads.
-        var discardsBody = false
+        /// Where the answer redirects to, when it is a redirect to follow: its body, which nobody
+        /// reads, is dropped.
+        var redirectTarget: URL?
         /// Why a callback ended the transfer, which libcurl then reports as a write error.
         var failure: URLError?
         /// The request's header lines (a `curl_slist`), freed with the exchange.
@@ -297,7 +298,7 @@
         /// The final head arrived: its time is the time to first byte, and a streamed exchange hands
         /// it over now, with its body to come.
         func headEnded() {
-            guard !discardsBody else { return }
+            guard redirectTarget == nil else { return }
             recorder?.headArrived(status: head.statusCode)
             guard mode == .streamed else { return }
             guard let handover = delivery.withLock({ $0.headArrived() }) else { return }
@@ -305,7 +306,7 @@
         }
 
         private func answer(body: ResponseBody) -> CurlAnswer {
-            CurlAnswer(head: head, url: url, body: body, isRedirect: discardsBody)
+            CurlAnswer(head: head, url: url, body: body, redirectTarget: redirectTarget)
         }
     }
 
@@ -317,7 +318,7 @@
         var url: URL
         /// The body: whole (buffered), arriving (streamed), or empty (a redirect).
         var body: ResponseBody
-        /// Whether this is a redirect's head, to follow.
-        var isRedirect: Bool
+        /// Where a redirect's head sends the request next, or `nil` when this is the answer.
+        var redirectTarget: URL?
     }
 #endif

@@ -89,11 +89,13 @@ struct CurlResponseHead: Sendable {
         return .more
     }
 
-    /// `HTTP/1.1 200 OK`, `HTTP/2 200`: the version and a three-digit status.
+    /// `HTTP/1.1 200 OK`, `HTTP/2 200`: the version and a three-digit status. The name is read in
+    /// any case (`http/1.1`), as libcurl and Linux's URLSession read it.
     private mutating func parseStatusLine(_ text: UnsafeRawBufferPointer) -> Bool {
         let digit = { (byte: UInt8) -> Int? in (48...57).contains(byte) ? Int(byte - 48) : nil }
-        guard text.count >= 10, text[0] == 72, text[1] == 84, text[2] == 84, text[3] == 80, text[4] == 47,  // HTTP/
-            let major = digit(text[5])
+        let lower = { (index: Int) -> UInt8 in text[index] | 0x20 }
+        guard text.count >= 10, lower(0) == 0x68, lower(1) == 0x74, lower(2) == 0x74, lower(3) == 0x70,  // http
+            text[4] == UInt8(ascii: "/"), let major = digit(text[5])
         else { return false }
         var index = 6
         var minor = 0

@@ -160,20 +160,18 @@
                     current, context: context, mode: mode, loop: engine.loop, settings: engine.settings)
                 exchange.earlierConnections = connections
                 let answer = try await exchange.run()
-                if answer.isRedirect, let connection = exchange.connection { connections.append(connection) }
+                if answer.redirectTarget != nil, let connection = exchange.connection {
+                    connections.append(connection)
+                }
                 guard let response = answer.head.response(url: answer.url) else {
                     throw URLError(.badServerResponse, userInfo: [NSURLErrorFailingURLErrorKey: answer.url])
                 }
-                guard answer.isRedirect, let location = answer.head.value(of: "Location") else {
-                    return (answer, response)
-                }
+                guard let target = answer.redirectTarget else { return (answer, response) }
                 hops += 1
                 guard hops <= RedirectPolicy.maximumHops else {
-                    throw URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any])
+                    throw RedirectPolicy.tooManyRedirects(from: request.url)
                 }
-                guard let target = RedirectLocation.resolve(location, against: answer.url),
-                    let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https"
-                else {
+                guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
                     throw URLError(
                         .unsupportedURL,
                         userInfo: [
