@@ -80,7 +80,11 @@
             }
             if case .success(let tls) = settings.tls { tls.apply(to: easy) }
             let hasBody = try configureBody(request, context: context)
-            configureHeaders(request, hasBody: hasBody, settings: settings)
+            // libcurl names any body it posts `application/x-www-form-urlencoded` when the request
+            // names none; URLSession does that for a POST with a body alone.
+            let namesForm =
+                hasBody && request.httpMethod == "POST" && (upload != nil || request.httpBody?.isEmpty == false)
+            configureHeaders(request, hasBody: hasBody, keepsFormType: namesForm, settings: settings)
         }
 
         /// Sets the method and the body; whether there is a body.
@@ -136,11 +140,15 @@
         }
 
         /// The request's headers, as given: an empty value goes out empty (`Name;` in libcurl's
-        /// terms), and libcurl's `Expect: 100-continue` is turned off for a body.
-        private func configureHeaders(_ request: URLRequest, hasBody: Bool, settings: CurlSettings) {
+        /// terms), and libcurl's `Expect: 100-continue` is turned off for a body, as is its
+        /// `Content-Type` for a body whose request names none, unless `keepsFormType`.
+        private func configureHeaders(
+            _ request: URLRequest, hasBody: Bool, keepsFormType: Bool, settings: CurlSettings
+        ) {
             var list: OpaquePointer?
             var hasUserAgent = false
             var hasAcceptEncoding = false
+            var hasContentType = false
             for (name, value) in request.allHTTPHeaderFields ?? [:] {
                 let line = value.isEmpty ? "\(name);" : "\(name): \(value)"
                 list = line.withCString { ep_slist_append(list, $0) }
@@ -148,10 +156,14 @@
                 if !hasAcceptEncoding, CurlResponseHead.sameName(name.utf8, "Accept-Encoding".utf8) {
                     hasAcceptEncoding = true
                 }
+                if hasBody, !hasContentType, CurlResponseHead.sameName(name.utf8, "Content-Type".utf8) {
+                    hasContentType = true
+                }
             }
             if !hasUserAgent { list = ep_slist_append(list, settings.userAgentLine) }
             if !hasAcceptEncoding { list = ep_slist_append(list, CurlSettings.acceptEncodingLine) }
             if hasBody { list = ep_slist_append(list, "Expect:") }
+            if hasBody, !hasContentType, !keepsFormType { list = ep_slist_append(list, "Content-Type:") }
             headerList = list
             _ = ep_easy_setopt_pointer(handle.easy, Int32(EP_CURLOPT_HTTPHEADER), UnsafeRawPointer(list))
         }
