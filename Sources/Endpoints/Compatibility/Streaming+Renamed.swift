@@ -103,7 +103,8 @@ public struct ServerSentEventParser: Sendable {
 
     /// Creates a parser at the start of a stream.
     public init(dispatchesUnterminatedEvent: Bool = false) {
-        parser = EventStreamParser(dispatchesUnterminatedEvent: dispatchesUnterminatedEvent)
+        // No limit: the public parser never had one.
+        parser = EventStreamParser(dispatchesUnterminatedEvent: dispatchesUnterminatedEvent, maximumSize: .max)
     }
 
     /// Reads `bytes`, the next part of the stream, and returns the events it completed, in order.
@@ -118,7 +119,7 @@ public struct ServerSentEventParser: Sendable {
     *, deprecated, message: "Read a response's JSON lines with bytes(for:).lines; the splitter is no longer public."
 )
 public struct JSONLinesSplitter: Sendable {
-    var splitter = NDJSONSplitter()
+    var splitter = NDJSONSplitter(maximumSize: .max)  // no limit: the public splitter never had one
 
     /// Creates a splitter at the start of a stream.
     public init() {}

@@ -21,6 +21,10 @@
 ///   dispatched"). ``finish()`` does that unless the parser was created with
 ///   `dispatchesUnterminatedEvent: true`, for servers that end the last event with the connection.
 ///
+/// One event may take ``maximumSize`` bytes (its unfinished line and its data so far), 16 MiB
+/// unless set: past that the parser stops, and ``oversized`` holds the event's first bytes, so a
+/// server that never ends a line or an event cannot grow the client's memory without end.
+///
 /// Splitting the input differently never changes the events: the parser keeps an incomplete line
 /// as bytes and decodes only whole lines, so a chunk may end inside a UTF-8 sequence.
 ///
@@ -31,6 +35,11 @@
 package struct EventStreamParser: Sendable {
     /// Whether ``finish()`` dispatches an event that the stream ended before its blank line.
     let dispatchesUnterminatedEvent: Bool
+    /// The most bytes one event may take before it ends.
+    package let maximumSize: Int
+    /// The first bytes (up to 64 KiB) of an event that passed ``maximumSize``; the parser reads
+    /// nothing more of this stream.
+    package private(set) var oversized: Data?
     /// The reconnection time in milliseconds the stream asked for with `retry:`, if any; the
     /// event it came with carries it as ``ServerSentEvent/retry``.
     private(set) var reconnectionTime: Int?
@@ -52,10 +61,13 @@ package struct EventStreamParser: Sendable {
     private var retryForEvent: Int?
 
     /// Creates a parser at the start of a stream.
-    /// - Parameter dispatchesUnterminatedEvent: Whether ``finish()`` dispatches a last event that
-    ///   no blank line ended, instead of discarding it as the standard says; `false` by default.
-    package init(dispatchesUnterminatedEvent: Bool = false) {
+    /// - Parameters:
+    ///   - dispatchesUnterminatedEvent: Whether ``finish()`` dispatches a last event that no blank
+    ///     line ended, instead of discarding it as the standard says; `false` by default.
+    ///   - maximumSize: The most bytes one event may take; ``StreamLimits/maximumValueSize``.
+    package init(dispatchesUnterminatedEvent: Bool = false, maximumSize: Int = StreamLimits.maximumValueSize) {
         self.dispatchesUnterminatedEvent = dispatchesUnterminatedEvent
+        self.maximumSize = maximumSize
     }
 
     /// Reads `bytes`, the next part of the stream, and returns the events it completed, in order.
@@ -73,11 +85,12 @@ package struct EventStreamParser: Sendable {
     /// keeps the last event ID, which the next events carry as ``ServerSentEvent/id``.
     package mutating func finish() -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
-        if dispatchesUnterminatedEvent {
+        if dispatchesUnterminatedEvent, oversized == nil {
             if !line.isEmpty { endCarriedLine(with: UnsafeBufferPointer(start: nil, count: 0), into: &events) }
             dispatch(into: &events)
         }
         line = []
+        oversized = nil
         afterCR = false
         atStart = true
         data = []
@@ -89,7 +102,7 @@ package struct EventStreamParser: Sendable {
 
     /// Splits `bytes` into lines: a tight scan for CR or LF, each whole line read where it lies.
     private mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>, into events: inout [ServerSentEvent]) {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        guard let base = bytes.baseAddress, !bytes.isEmpty, oversized == nil else { return }
         let count = bytes.count
         var start = 0
         if afterCR {
@@ -106,6 +119,7 @@ package struct EventStreamParser: Sendable {
             if end == count {
                 // The chunk ends inside this line: keep its start for the next chunk.
                 line.append(contentsOf: UnsafeBufferPointer(start: base + start, count: end - start))
+                if line.count + data.count > maximumSize { overflow(line) }
                 return
             }
             let content = UnsafeBufferPointer(start: base + start, count: end - start)
@@ -114,6 +128,7 @@ package struct EventStreamParser: Sendable {
             } else {
                 endCarriedLine(with: content, into: &events)
             }
+            if oversized != nil { return }
             if base[end] == 0x0D {
                 if end + 1 == count {
                     afterCR = true
@@ -159,6 +174,7 @@ package struct EventStreamParser: Sendable {
             if hasData { data.append(0x0A) }
             data.append(contentsOf: value)
             hasData = true
+            if data.count > maximumSize { overflow(data) }
         case 5 where field[0] == 0x65 && field[1] == 0x76 && field[2] == 0x65 && field[3] == 0x6E && field[4] == 0x74:
             // event
             eventType = Self.text(value)
@@ -170,6 +186,14 @@ package struct EventStreamParser: Sendable {
         default:
             break  // an unknown field
         }
+    }
+
+    /// Stops reading: the event being read passed ``maximumSize``.
+    private mutating func overflow(_ bytes: [UInt8]) {
+        oversized = Data(bytes.prefix(StreamLimits.keptPrefix))
+        line = []
+        data = []
+        hasData = false
     }
 
     private mutating func readRetry(_ value: UnsafeBufferPointer<UInt8>) {

@@ -14,14 +14,25 @@ import Foundation
 /// - The last line needs no newline: ``finish()`` returns it.
 /// - Bytes are kept as they are; a chunk may end anywhere, also inside a UTF-8 sequence.
 ///
+/// One line may take ``maximumSize`` bytes, 16 MiB unless set: past that the splitter stops, and
+/// ``oversized`` holds the line's first bytes.
+///
 /// A chunk that is contiguous in memory (`Data`, `[UInt8]`, a slice of either) is scanned in
 /// place; only a line that a chunk ends inside is kept for the next one.
 package struct NDJSONSplitter: Sendable {
     /// The start of a line that the previous chunk ended inside.
     private var line: [UInt8] = []
+    /// The most bytes one line may take before it ends.
+    package let maximumSize: Int
+    /// The first bytes (up to 64 KiB) of a line that passed ``maximumSize``; the splitter reads
+    /// nothing more of this stream.
+    package private(set) var oversized: Data?
 
-    /// Creates a splitter at the start of a stream.
-    package init() {}
+    /// Creates a splitter at the start of a stream, for lines of at most `maximumSize` bytes
+    /// (``StreamLimits/maximumValueSize`` unless set).
+    package init(maximumSize: Int = StreamLimits.maximumValueSize) {
+        self.maximumSize = maximumSize
+    }
 
     /// Reads `bytes`, the next part of the stream, and returns the lines it completed, in order.
     package mutating func parse(_ bytes: some Sequence<UInt8>) -> [Data] {
@@ -36,13 +47,14 @@ package struct NDJSONSplitter: Sendable {
     /// Ends the stream and returns its last line when it had no newline and is not blank.
     package mutating func finish() -> [Data] {
         var lines: [Data] = []
-        line.withUnsafeBufferPointer { Self.endLine($0, into: &lines) }
+        if oversized == nil { line.withUnsafeBufferPointer { Self.endLine($0, into: &lines) } }
         line = []
+        oversized = nil
         return lines
     }
 
     private mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>, into lines: inout [Data]) {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        guard let base = bytes.baseAddress, !bytes.isEmpty, oversized == nil else { return }
         let count = bytes.count
         var start = 0
         while start < count {
@@ -52,6 +64,10 @@ package struct NDJSONSplitter: Sendable {
             if end == count {
                 // The chunk ends inside this line: keep its start for the next chunk.
                 line.append(contentsOf: part)
+                if line.count > maximumSize {
+                    oversized = Data(line.prefix(StreamLimits.keptPrefix))
+                    line = []
+                }
                 return
             }
             if line.isEmpty {

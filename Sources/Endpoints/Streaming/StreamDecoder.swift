@@ -6,6 +6,29 @@ struct DecodingStepError: Error {
     let error: any Error
 }
 
+/// How large one value of a stream (a server-sent event, a JSON line) may grow.
+package enum StreamLimits {
+    /// 16 MiB: far above any event or line a service sends, and a bound on what a server that
+    /// never ends one can make the client hold.
+    package static let maximumValueSize = 16 << 20
+    /// How much of a value past the limit its error keeps.
+    static let keptPrefix = 64 << 10
+}
+
+/// A streamed value (a server-sent event, a JSON line) that passed the limit before it ended.
+struct StreamedValueTooLarge: Error, CustomStringConvertible {
+    let limit: Int
+    var description: String {
+        "A streamed value (a server-sent event or a JSON line) passed \(limit) bytes before it ended; "
+            + "the stream was stopped there."
+    }
+
+    /// The failure of a step whose parser stopped at a value of `oversized` bytes, if it did.
+    static func failure(_ oversized: Data?, limit: Int) -> DecodingStepError? {
+        oversized.map { DecodingStepError(data: $0, error: StreamedValueTooLarge(limit: limit)) }
+    }
+}
+
 /// Turns chunks of a body into values, or the failure of the first value that did not decode;
 /// one per iterator, used from one task.
 final class StreamDecoder<Element> {
@@ -94,15 +117,15 @@ extension StreamDecoder where Element == ServerSentEvent {
     /// Each server-sent event as the parser dispatches it, told to `log` when there is one.
     static func events(_ parser: EventStreamParser, log: EventLog? = nil) -> StreamDecoder {
         let box = MutableBox(parser)
+        func checked(_ events: [ServerSentEvent]) -> Step {
+            Step(values: events, failure: StreamedValueTooLarge.failure(box.value.oversized, limit: parser.maximumSize))
+        }
         guard let log else {
-            return StreamDecoder(
-                feed: { Step(values: box.value.parse($0)) },
-                finish: { Step(values: box.value.finish()) }
-            )
+            return StreamDecoder(feed: { checked(box.value.parse($0)) }, finish: { Step(values: box.value.finish()) })
         }
         func logged(_ events: [ServerSentEvent]) -> Step {
             for event in events { log.saw(event) }
-            return Step(values: events)
+            return checked(events)
         }
         return StreamDecoder(feed: { logged(box.value.parse($0)) }, finish: { logged(box.value.finish()) })
     }
@@ -113,7 +136,13 @@ extension StreamDecoder {
     static func jsonLines(_ decode: @escaping (Data) throws -> Element) -> StreamDecoder {
         let box = MutableBox(NDJSONSplitter())
         return StreamDecoder(
-            feed: { values(box.value.parse($0), bytes: { $0 }, decode) },
+            feed: {
+                var step = values(box.value.parse($0), bytes: { $0 }, decode)
+                if step.failure == nil {
+                    step.failure = StreamedValueTooLarge.failure(box.value.oversized, limit: box.value.maximumSize)
+                }
+                return step
+            },
             finish: { values(box.value.finish(), bytes: { $0 }, decode) }
         )
     }

@@ -166,4 +166,22 @@ import Testing
         for byte in bytes { oneByOne += parser.parse([byte]) }
         #expect(oneByOne + parser.finish() == whole)
     }
+
+    /// An event that passes the limit, in one unfinished line or in its data lines together,
+    /// stops the parser, which keeps its start for the error and nothing more.
+    @Test func anEventPastTheLimitStopsTheParser() {
+        var endless = EventStreamParser(maximumSize: 12)
+        #expect(endless.parse(Array("data: 1\n\ndata: 1234".utf8)) == [ServerSentEvent(data: "1")])
+        #expect(endless.oversized == nil)
+        #expect(endless.parse(Array("5678".utf8)).isEmpty)
+        #expect(endless.oversized == Data("data: 12345678".utf8))
+        #expect(endless.parse(Array("\n\ndata: 2\n\n".utf8)).isEmpty)
+
+        var unended = EventStreamParser(maximumSize: 8)
+        #expect(unended.parse(Array("data: 12345\ndata: 678\n".utf8)).isEmpty)
+        #expect(unended.oversized == Data("12345\n678".utf8))
+        #expect(unended.finish().isEmpty)
+        #expect(unended.oversized == nil)
+        #expect(EventStreamParser().maximumSize == 16 << 20)
+    }
 }

@@ -48,4 +48,18 @@ import Testing
             #expect(parsed == expected, "split at \(split)")
         }
     }
+
+    /// A line that passes the limit before its newline stops the splitter, which keeps its start
+    /// for the error and nothing more: the memory a server can fill is bounded.
+    @Test func aLinePastTheLimitStopsTheSplitter() {
+        var splitter = NDJSONSplitter(maximumSize: 8)
+        #expect(splitter.parse(Array("{\"a\":1}\n{\"b\":".utf8)) == [Data("{\"a\":1}".utf8)])
+        #expect(splitter.oversized == nil)
+        #expect(splitter.parse(Array("22222".utf8)).isEmpty)
+        #expect(splitter.oversized == Data("{\"b\":22222".utf8))
+        #expect(splitter.parse(Array("}\n{\"c\":3}\n".utf8)).isEmpty)
+        #expect(splitter.finish().isEmpty)
+        #expect(splitter.oversized == nil)
+        #expect(NDJSONSplitter().maximumSize == 16 << 20)
+    }
 }

@@ -191,6 +191,39 @@ final class RefreshingAuth: AuthenticationMethod, Sendable {
         }
     }
 
+    /// A server that never ends a line (or an event) cannot fill the client's memory: past 16 MiB
+    /// the stream ends with `.responseParseError` naming the limit, keeping the value's first 64 KiB,
+    /// and the transfer stops while the server is still sending.
+    @Test(arguments: ["lines", "events"], TestTransport.all)
+    func aValuePastTheLimitEndsTheStream(format: String, via transport: TestTransport) async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let mebibyte = Data(repeating: UInt8(ascii: "a"), count: 1 << 20)
+        let start = Data((format == "lines" ? "{\"n\":1}\n" : "data: {\"n\":1}\n\ndata: ").utf8)
+        server.route("/endless") { _ in
+            .streamed([start] + Array(repeating: mebibyte, count: 17), contentType: "text/event-stream", then: .stall)
+        }
+        try await run(server) {
+            let stream = try await transport.client().bytes(for: TickStream("endless"))
+            var values: [Tick] = []
+            let error = await #expect(throws: TickStream.TaskError.self) {
+                if format == "lines" {
+                    for try await value in stream.lines { values.append(value) }
+                } else {
+                    for try await value in stream.events.values { values.append(value) }
+                }
+            }
+            #expect(values == [Tick(n: 1, text: nil)])
+            guard case .responseParseError(let response, let data, let failure) = error else {
+                Issue.record("expected .responseParseError, got \(String(describing: error))")
+                return
+            }
+            #expect(response.statusCode == 200)
+            #expect(data.count == 64 << 10)
+            #expect(String(describing: failure).contains("passed 16777216 bytes"), "\(failure)")
+        }
+    }
+
     @Test(arguments: TestTransport.all)
     func aNon2xxAnswerIsDecodedAsTheErrorResponse(via transport: TestTransport) async throws {
         let server = try TestServer()
