@@ -46,6 +46,14 @@ public protocol DecoderType {
 extension JSONDecoder: DecoderType {}
 
 extension DecoderType {
+    /// A 2xx body as an endpoint's `Response`: `nil` when the body is empty and `Response` is
+    /// optional (a 204 answering a `User?`), as Get's client does; otherwise decoded with this
+    /// decoder, which fails on an empty body as JSON does.
+    func decodeResponseBody<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        if data.isEmpty, let none = (T.self as? any OptionalResponse.Type)?.none as? T { return none }
+        return try decode(type, from: data)
+    }
+
     /// A non-2xx body as an endpoint's `ErrorResponse`: the bytes as received when that is `Data`,
     /// as a `Response` of `Data` is, and otherwise decoded with this decoder.
     func decodeErrorBody<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
@@ -92,3 +100,10 @@ public enum QueryEncodingStrategy: Sendable {
     /// Your own encoding: return the already-encoded name and value (`nil` writes the name alone).
     case custom(@Sendable (URLQueryItem) -> (name: String, value: String?))
 }
+
+/// An optional `Response`, which an empty body decodes to `nil`.
+private protocol OptionalResponse {
+    static var none: Self { get }
+}
+
+extension Optional: OptionalResponse {}

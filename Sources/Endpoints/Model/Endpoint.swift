@@ -26,8 +26,8 @@ import Foundation
 /// let response = try await URLSession.shared.response(with: MyEndpoint())
 /// ```
 ///
-/// `Response` may be any `Decodable` type (decoded with ``responseDecoder``), `Data` (the raw
-/// body) or `Void` (the body is ignored). Other types implement ``decodeResponse(_:response:)``, and ``map(_:)`` transforms any of them.
+/// `Response` may be any `Decodable` type (decoded with ``responseDecoder``; an optional one is
+/// `nil` for an empty body), `Data` (the raw body) or `Void` (the body is ignored). Other types implement ``decodeResponse(_:response:)``, and ``map(_:)`` transforms any of them.
 public protocol Endpoint: Sendable {
     /// The server this endpoint belongs to.
     associatedtype Server: ServerDefinition
@@ -138,9 +138,9 @@ extension Endpoint where Auth == Server.Auth {
 }
 
 extension Endpoint where Response: Decodable {
-    /// Decodes the body with ``responseDecoder``.
+    /// Decodes the body with ``responseDecoder``; an empty body is `nil` when `Response` is optional.
     public func decodeResponse(_ data: Data, response: HTTPURLResponse) throws -> Response {
-        try Self.responseDecoder.decode(Response.self, from: data)
+        try Self.responseDecoder.decodeResponseBody(Response.self, from: data)
     }
 }
 

@@ -112,7 +112,7 @@ public struct AdHocRequest<Response: Sendable, ErrorResponse: Decodable & Sendab
     }
 
     private static func decodeFunction<Body: Decodable & Sendable>(for type: Body.Type) -> Decode {
-        { data, _, decoder in try Self.cast(decoder.decode(Body.self, from: data)) }
+        { data, _, decoder in try Self.cast(decoder.decodeResponseBody(Body.self, from: data)) }
     }
 
     private static func cast(_ value: Any) throws -> Response {

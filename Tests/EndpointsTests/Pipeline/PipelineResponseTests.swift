@@ -61,6 +61,26 @@ import Testing
         #expect(!error.description.contains("s3cr3t"))
     }
 
+    /// An optional `Response` is `nil` for an empty body (a 204 answering "nothing there"), as in
+    /// Get's client, through an endpoint and an ad-hoc request; a body is decoded as before, and a
+    /// `Response` that is not optional still fails on an empty body.
+    @Test func anOptionalResponseIsNilForAnEmptyBody() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/nothing") { _ in .status(204) }
+        server.route("/blank") { _ in .text("") }
+        #expect(try await send(MaybeEchoEndpoint("nothing"), to: server).get() == nil)
+        #expect(try await send(MaybeEchoEndpoint("blank"), to: server).get() == nil)
+        #expect(try await send(MaybeEchoEndpoint("echo"), to: server).get()?.path == "/echo")
+        let adHoc = Request<Echo?>.get(RequestTarget(server.url("/nothing").absoluteString))
+        #expect(try await URLSession.shared.response(for: adHoc) == nil)
+        guard case .responseParseError = try #require(await send(EchoEndpoint("nothing"), to: server).failure())
+        else {
+            Issue.record("a Response that is not optional decoded an empty body")
+            return
+        }
+    }
+
     /// An `ErrorResponse` of `Data` is the body as received, as a `Response` of `Data` is, through
     /// an endpoint and an ad-hoc request alike; it used to be decoded as JSON (a base64 string).
     @Test func dataErrorResponseIsTheRawBody() async throws {
@@ -170,4 +190,13 @@ private struct RawErrorBodyEndpoint: Endpoint {
     typealias Response = Data
     typealias ErrorResponse = Data
     static let definition: Definition<RawErrorBodyEndpoint> = Definition(path: "teapot")
+}
+
+/// `GET /{route}`, decoded as an optional ``Echo``.
+private struct MaybeEchoEndpoint: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Echo?
+    static let definition: Definition<MaybeEchoEndpoint> = Definition(path: "\(path: \.route)")
+    let pathComponents: Route
+    init(_ route: String) { pathComponents = Route(route: route) }
 }
