@@ -14,14 +14,6 @@ private struct HostileRawEndpoint: Endpoint {
     static let definition: Definition<HostileRawEndpoint> = Definition(path: "x")
 }
 
-/// `GET /x`, with a non-2xx body returned raw too.
-private struct RawErrorEndpoint: Endpoint {
-    typealias Server = LoopbackServer
-    typealias Response = Data
-    typealias ErrorResponse = Data
-    static let definition: Definition<RawErrorEndpoint> = Definition(path: "x")
-}
-
 /// Sends ``HostileRawEndpoint`` through `transport` to a server that answers `reply` and closes.
 private func fetch(_ reply: [UInt8], via transport: TestTransport) async throws -> Result<
     Data, HostileRawEndpoint.TaskError
@@ -196,7 +188,7 @@ private func fetch(_ reply: String, via transport: TestTransport) async throws -
             TestServer.Response(
                 status: 302, headers: location.map { [("Location", $0)] } ?? [], body: Data("moved".utf8))
         }
-        let result = await send(RawErrorEndpoint(), to: server, via: transport)
+        let result = await send(RawRouteEndpoint("x"), to: server, via: transport)
         if location == "   ", transport.pinsLinuxURLSessionFailure(result, code: .unknown) { return }
         guard case .errorResponse(let response, let body) = result.failure() else {
             Issue.record("expected the 302 itself, got \(result)")

@@ -87,7 +87,7 @@ import Testing
         let server = try TestServer()
         defer { server.stop() }
         server.route("/teapot") { _ in .text("<html>short and stout</html>", status: 418) }
-        let error = try #require(await send(RawErrorBodyEndpoint(), to: server).failure())
+        let error = try #require(await send(RawRouteEndpoint("teapot"), to: server).failure())
         guard case .errorResponse(let http, let body) = error else {
             Issue.record("expected .errorResponse, got \(error)")
             return
@@ -182,14 +182,6 @@ import Testing
             #expect(!error.description.contains("top-secret-key"), "\(error.description)")
         }
     }
-}
-
-/// `GET /teapot`, whose error body is kept as received.
-private struct RawErrorBodyEndpoint: Endpoint {
-    typealias Server = LoopbackServer
-    typealias Response = Data
-    typealias ErrorResponse = Data
-    static let definition: Definition<RawErrorBodyEndpoint> = Definition(path: "teapot")
 }
 
 /// `GET /{route}`, decoded as an optional ``Echo``.

@@ -54,6 +54,20 @@ struct EchoEndpoint: Endpoint {
     init(_ route: String = "echo") { pathComponents = Route(route: route) }
 }
 
+/// `GET /{route}`, its body as received whatever the status: `Response` and `ErrorResponse` are
+/// both `Data`.
+struct RawRouteEndpoint: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Data
+    typealias ErrorResponse = Data
+
+    static let definition: Definition<RawRouteEndpoint> = Definition(path: "\(path: \.route)")
+
+    let pathComponents: Route
+
+    init(_ route: String) { pathComponents = Route(route: route) }
+}
+
 /// `GET /delay/{milliseconds}`: the echo, sent after a delay.
 struct DelayEndpoint: Endpoint {
     typealias Server = LoopbackServer
