@@ -48,10 +48,20 @@ extension JSONDecoder: DecoderType {}
 extension DecoderType {
     /// A 2xx body as an endpoint's `Response`: `nil` when the body is empty and `Response` is
     /// optional (a 204 answering a `User?`), as Get's client does; otherwise decoded with this
-    /// decoder, which fails on an empty body as JSON does.
+    /// decoder, which fails on an empty body as JSON does. A `String` that JSON cannot decode (a
+    /// plain-text body) is the body's UTF-8 text, as Get and Alamofire read it; a JSON string still
+    /// decodes as JSON, as in Endpoints 0.4.
     func decodeResponseBody<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         if data.isEmpty, let none = (T.self as? any OptionalResponse.Type)?.none as? T { return none }
-        return try decode(type, from: data)
+        do {
+            return try decode(type, from: data)
+        } catch {
+            guard T.self == String.self, self is JSONDecoder else { throw error }
+            let text = String(decoding: data, as: UTF8.self)
+            // Only valid UTF-8: bytes that are not text stay a decoding failure.
+            guard text.utf8.elementsEqual(data), let value = text as? T else { throw error }
+            return value
+        }
     }
 
     /// A non-2xx body as an endpoint's `ErrorResponse`: the bytes as received when that is `Data`,

@@ -27,7 +27,8 @@ import Foundation
 /// ```
 ///
 /// `Response` may be any `Decodable` type (decoded with ``responseDecoder``; an optional one is
-/// `nil` for an empty body), `Data` (the raw body) or `Void` (the body is ignored). Other types implement ``decodeResponse(_:response:)``, and ``map(_:)`` transforms any of them.
+/// `nil` for an empty body; a `String` is the text of a body that is not a JSON string), `Data`
+/// (the raw body) or `Void` (the body is ignored). Other types implement ``decodeResponse(_:response:)``, and ``map(_:)`` transforms any of them.
 public protocol Endpoint: Sendable {
     /// The server this endpoint belongs to.
     associatedtype Server: ServerDefinition
@@ -138,7 +139,8 @@ extension Endpoint where Auth == Server.Auth {
 }
 
 extension Endpoint where Response: Decodable {
-    /// Decodes the body with ``responseDecoder``; an empty body is `nil` when `Response` is optional.
+    /// Decodes the body with ``responseDecoder``; an empty body is `nil` when `Response` is optional,
+    /// and a `String` is the text of a body that is not a JSON string.
     public func decodeResponse(_ data: Data, response: HTTPURLResponse) throws -> Response {
         try Self.responseDecoder.decodeResponseBody(Response.self, from: data)
     }

@@ -81,6 +81,31 @@ import Testing
         }
     }
 
+    /// A `String` response is the body's text when JSON cannot decode it (a plain-text answer),
+    /// as in Get and Alamofire, through an endpoint and an ad-hoc request; a JSON string decodes as
+    /// JSON, as in Endpoints 0.4, and bytes that are not UTF-8 still fail.
+    @Test func aStringResponseIsTheTextOfAPlainTextBody() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/text") { _ in .text("plain, not JSON ✓") }
+        server.route("/json") { _ in .json(raw: #""a JSON string""#) }
+        server.route("/object") { _ in .json(raw: #"{"a": 1}"#) }
+        server.route("/binary") { _ in TestServer.Response(status: 200, body: Data([0xFF, 0xFE, 0x00])) }
+        #expect(try await send(TextEndpoint("text"), to: server).get() == "plain, not JSON ✓")
+        #expect(try await send(TextEndpoint("json"), to: server).get() == "a JSON string")
+        #expect(try await send(TextEndpoint("object"), to: server).get() == #"{"a": 1}"#)
+        guard
+            case .responseParseError(_, let data, _) = try #require(
+                await send(TextEndpoint("binary"), to: server).failure())
+        else {
+            Issue.record("bytes that are not UTF-8 decoded as a String")
+            return
+        }
+        #expect(data == Data([0xFF, 0xFE, 0x00]))
+        let adHoc = Request<String>.get(RequestTarget(server.url("/text").absoluteString))
+        #expect(try await URLSession.shared.response(for: adHoc) == "plain, not JSON ✓")
+    }
+
     /// An `ErrorResponse` of `Data` is the body as received, as a `Response` of `Data` is, through
     /// an endpoint and an ad-hoc request alike; it used to be decoded as JSON (a base64 string).
     @Test func dataErrorResponseIsTheRawBody() async throws {
@@ -189,6 +214,15 @@ private struct MaybeEchoEndpoint: Endpoint {
     typealias Server = LoopbackServer
     typealias Response = Echo?
     static let definition: Definition<MaybeEchoEndpoint> = Definition(path: "\(path: \.route)")
+    let pathComponents: Route
+    init(_ route: String) { pathComponents = Route(route: route) }
+}
+
+/// `GET /{route}`, decoded as a `String`.
+private struct TextEndpoint: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = String
+    static let definition: Definition<TextEndpoint> = Definition(path: "\(path: \.route)")
     let pathComponents: Route
     init(_ route: String) { pathComponents = Route(route: route) }
 }
