@@ -56,19 +56,31 @@ extension DecoderType {
         do {
             return try decode(type, from: data)
         } catch {
-            guard T.self == String.self, self is JSONDecoder else { throw error }
-            let text = String(decoding: data, as: UTF8.self)
-            // Only valid UTF-8: bytes that are not text stay a decoding failure.
-            guard text.utf8.elementsEqual(data), let value = text as? T else { throw error }
-            return value
+            guard let text = plainText(data, as: T.self) else { throw error }
+            return text
         }
     }
 
     /// A non-2xx body as an endpoint's `ErrorResponse`: the bytes as received when that is `Data`,
-    /// as a `Response` of `Data` is, and otherwise decoded with this decoder.
+    /// as a `Response` of `Data` is, and otherwise decoded with this decoder; a `String` that JSON
+    /// cannot decode (an HTML error page) is the body's UTF-8 text, as for a `Response`.
     func decodeErrorBody<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         if let raw = data as? T { return raw }
-        return try decode(type, from: data)
+        do {
+            return try decode(type, from: data)
+        } catch {
+            guard let text = plainText(data, as: T.self) else { throw error }
+            return text
+        }
+    }
+
+    /// `data` as `T` when `T` is `String`, this is a `JSONDecoder` (which could not decode it) and
+    /// the bytes are valid UTF-8; `nil` otherwise, so bytes that are not text stay a failure.
+    private func plainText<T>(_ data: Data, as type: T.Type) -> T? {
+        guard T.self == String.self, self is JSONDecoder else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        guard text.utf8.elementsEqual(data) else { return nil }
+        return text as? T
     }
 }
 

@@ -106,6 +106,23 @@ import Testing
         #expect(try await URLSession.shared.response(for: adHoc) == "plain, not JSON ✓")
     }
 
+    /// A `String` error body is the text of an error page JSON cannot decode, as a `String`
+    /// response is; a JSON string decodes as JSON.
+    @Test func aStringErrorResponseIsTheTextOfAnErrorPage() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/gateway") { _ in .text("<html>bad gateway</html>", status: 502) }
+        server.route("/quoted") { _ in .json(raw: #""slow down""#, status: 429) }
+        for (route, expected) in [("gateway", "<html>bad gateway</html>"), ("quoted", "slow down")] {
+            let error = try #require(await send(TextErrorEndpoint(route), to: server).failure())
+            guard case .errorResponse(_, let text) = error else {
+                Issue.record("expected .errorResponse, got \(error)")
+                continue
+            }
+            #expect(text == expected)
+        }
+    }
+
     /// An `ErrorResponse` of `Data` is the body as received, as a `Response` of `Data` is, through
     /// an endpoint and an ad-hoc request alike; it used to be decoded as JSON (a base64 string).
     @Test func dataErrorResponseIsTheRawBody() async throws {
@@ -223,6 +240,16 @@ private struct TextEndpoint: Endpoint {
     typealias Server = LoopbackServer
     typealias Response = String
     static let definition: Definition<TextEndpoint> = Definition(path: "\(path: \.route)")
+    let pathComponents: Route
+    init(_ route: String) { pathComponents = Route(route: route) }
+}
+
+/// `GET /{route}`, its error body decoded as a `String`.
+private struct TextErrorEndpoint: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Data
+    typealias ErrorResponse = String
+    static let definition: Definition<TextErrorEndpoint> = Definition(path: "\(path: \.route)")
     let pathComponents: Route
     init(_ route: String) { pathComponents = Route(route: route) }
 }
