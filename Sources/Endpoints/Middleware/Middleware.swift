@@ -62,6 +62,10 @@ public struct RequestContext: Sendable {
     /// Whether the call accepts a 304 (``HTTPCache`` then hands it a 304 it revalidated with,
     /// rather than the stored body).
     var acceptsNotModified = false
+    /// Whether a transport follows the redirects this request gets: `true` unless the endpoint's
+    /// definition (or the ad-hoc request) says `followsRedirects: false`, in which case the 3xx,
+    /// with its `Location`, is the answer. A transport of your own should honour it.
+    public internal(set) var followsRedirects = true
     /// Measures the request and reports its events (see `Pipeline/Metrics`); `nil` outside the pipeline.
     let recorder: RequestRecorder?
 

@@ -23,15 +23,17 @@ public struct Definition<T: Endpoint>: Sendable {
         let headers: [Header: HeaderValue<T.HeaderComponents>]
         let timeoutSeconds: Double?
         let acceptedStatusCodes: StatusCodes
+        let followsRedirects: Bool
         let shape: RequestShape<T.ParameterComponents, T.HeaderComponents>
         let fixedURL: FixedURLMemo?
 
         init(
             requestMethod: Method, pathTemplate: PathTemplate<T.PathComponents>,
             parameters: [Parameter<T.ParameterComponents>], headers: [Header: HeaderValue<T.HeaderComponents>],
-            timeoutSeconds: Double?, acceptedStatusCodes: StatusCodes,
+            timeoutSeconds: Double?, acceptedStatusCodes: StatusCodes, followsRedirects: Bool,
             shape: RequestShape<T.ParameterComponents, T.HeaderComponents>, fixedURL: FixedURLMemo?
         ) {
+            self.followsRedirects = followsRedirects
             self.requestMethod = requestMethod
             self.pathTemplate = pathTemplate
             self.parameters = parameters
@@ -60,6 +62,8 @@ public struct Definition<T: Endpoint>: Sendable {
     /// The statuses decoded as the endpoint's `Response`; anything else is decoded as its
     /// `ErrorResponse`. 2xx unless the definition says otherwise.
     var acceptedStatusCodes: StatusCodes { parts.acceptedStatusCodes }
+    /// Whether redirects are followed; when not, the 3xx is the answer.
+    var followsRedirects: Bool { parts.followsRedirects }
     /// The parts split and checked once, for building.
     var shape: RequestShape<T.ParameterComponents, T.HeaderComponents> { parts.shape }
     /// The URL last built, when the path and the query are the same for every request.
@@ -75,18 +79,23 @@ public struct Definition<T: Endpoint>: Sendable {
     ///     the last one with a name wins.
     ///   - timeout: The request's timeout in seconds; the session's when omitted.
     ///   - acceptableStatusCodes: The statuses that are not errors; 2xx when omitted.
+    ///   - followsRedirects: Whether a 301, 302, 303, 307 or 308 is followed (credentials dropped
+    ///     for another origin, 16 hops at most); `false` makes the 3xx the answer, its `Location` in the `HTTPURLResponse`, to read a
+    ///     sign-in or a short link's target. Add the status to `acceptableStatusCodes` to get it as
+    ///     a success.
     public init(
         method: Method = .get,
         path: PathTemplate<T.PathComponents>,
         parameters: [Parameter<T.ParameterComponents>] = [],
         headers: [HeaderEntry<T.HeaderComponents>] = [],
         timeout: Double? = nil,
-        acceptableStatusCodes: StatusCodes = .successful
+        acceptableStatusCodes: StatusCodes = .successful,
+        followsRedirects: Bool = true
     ) {
         self.init(
             method: method, path: path, parameters: parameters,
             headerFields: RequestShape<T.ParameterComponents, T.HeaderComponents>.lastWinsDictionary(headers),
-            timeout: timeout, acceptableStatusCodes: acceptableStatusCodes)
+            timeout: timeout, acceptableStatusCodes: acceptableStatusCodes, followsRedirects: followsRedirects)
     }
 
     /// Creates a definition from headers already made distinct.
@@ -96,7 +105,8 @@ public struct Definition<T: Endpoint>: Sendable {
         parameters: [Parameter<T.ParameterComponents>],
         headerFields headers: [Header: HeaderValue<T.HeaderComponents>],
         timeout: Double?,
-        acceptableStatusCodes: StatusCodes
+        acceptableStatusCodes: StatusCodes,
+        followsRedirects: Bool = true
     ) {
         let shape = RequestShape(
             method: method,
@@ -107,7 +117,8 @@ public struct Definition<T: Endpoint>: Sendable {
         )
         parts = Parts(
             requestMethod: method, pathTemplate: path, parameters: parameters, headers: headers,
-            timeoutSeconds: timeout, acceptedStatusCodes: acceptableStatusCodes, shape: shape,
+            timeoutSeconds: timeout, acceptedStatusCodes: acceptableStatusCodes, followsRedirects: followsRedirects,
+            shape: shape,
             fixedURL: path.isFixed && shape.queryParameters.isEmpty ? FixedURLMemo() : nil)
     }
 
@@ -121,6 +132,7 @@ public struct Definition<T: Endpoint>: Sendable {
         parts = Parts(
             requestMethod: other.requestMethod, pathTemplate: other.pathTemplate, parameters: other.parameters,
             headers: other.headers, timeoutSeconds: other.timeoutSeconds,
-            acceptedStatusCodes: other.acceptedStatusCodes, shape: other.shape, fixedURL: other.fixedURL)
+            acceptedStatusCodes: other.acceptedStatusCodes, followsRedirects: other.followsRedirects,
+            shape: other.shape, fixedURL: other.fixedURL)
     }
 }

@@ -40,17 +40,8 @@ extension EndpointSending {
         }
         let client = endpointClient
         let base = client.call(endpoint, environment: environment, auth: NoAuth(), middleware: [])
-        let prebuilt = PipelineCall(
-            name: base.name,
-            build: { request },
-            auth: base.auth,
-            middleware: base.middleware,
-            acceptableStatusCodes: base.acceptableStatusCodes,
-            decodeResponse: base.decodeResponse,
-            decodeError: base.decodeError,
-            mock: base.mock,
-            eventDelivery: base.eventDelivery
-        )
+        var prebuilt = base
+        prebuilt.build = { request }
         return PipelineDataTask(request: request, call: prebuilt, transport: client.transport, completion: completion)
     }
 }

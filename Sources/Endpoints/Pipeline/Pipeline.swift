@@ -21,6 +21,8 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
     let middleware: [any Middleware]
     /// The statuses decoded as `Response`; the others are decoded as `ErrorResponse`.
     var acceptableStatusCodes: StatusCodes
+    /// Whether the transport follows redirects (``RequestContext/followsRedirects``).
+    var followsRedirects = true
     /// Turns an accepted response's body into `Response`.
     let decodeResponse: @Sendable (Data, HTTPURLResponse) throws -> Response
     /// Turns another response's body into `ErrorResponse` (not called when it is ``EmptyCodable``).
@@ -197,6 +199,7 @@ struct PipelineCall<Response: Sendable, ErrorResponse: Sendable>: Sendable {
                 recorder: recorder
             )
             context.acceptsNotModified = acceptableStatusCodes.contains(304)
+            context.followsRedirects = followsRedirects
             let (body, response) = try await chain(
                 authenticated, context: context, transport: transport, exchange: exchange)
             if attempt == 1, auth.shouldReauthenticate(for: authenticated, response: response) {
@@ -375,6 +378,7 @@ extension PipelineCall {
             mock: { mocks in await mocks.resolve(endpoint) },
             eventDelivery: eventDelivery
         )
+        followsRedirects = definition.followsRedirects
     }
 }
 

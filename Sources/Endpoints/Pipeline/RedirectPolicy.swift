@@ -120,11 +120,16 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
     private let state: Locked<State>
     /// Hears of each hop followed (and on Apple platforms of the system's metrics).
     let recorder: RequestRecorder?
+    /// Whether redirects are followed at all; when not, the task completes with the 3xx.
+    private let follows: Bool
 
-    init(original: URLRequest, credentialHeaders: Set<String>, recorder: RequestRecorder? = nil) {
+    init(
+        original: URLRequest, credentialHeaders: Set<String>, recorder: RequestRecorder? = nil, follows: Bool = true
+    ) {
         policy = RedirectPolicy(original: original, credentialHeaders: credentialHeaders)
         state = Locked(State(current: original))
         self.recorder = recorder
+        self.follows = follows
     }
 
     /// Whether the task was stopped for redirecting too often.
@@ -194,6 +199,10 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
+        guard follows else {
+            completionHandler(nil)  // the 3xx is the answer
+            return
+        }
         let configuration = session.configuration
         let next: URLRequest? = state.withLock { state in
             state.hops += 1

@@ -155,8 +155,7 @@ public struct URLSessionTransport: HTTPTransport {
         // A completion-handler task, not corelibs' `data(for:)`: cancelling a task that awaits
         // `data(for:)` while its transfer completes deadlocks every session in the process (see
         // ``DataTaskCall``).
-        let call = DataTaskCall(
-            request: request, credentialHeaders: context.credentialHeaders, recorder: context.recorder)
+        let call = DataTaskCall(request: request, context: context)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 call.start(on: session, continuation: continuation)
@@ -196,12 +195,15 @@ final class DataTaskCall: Sendable {
     private let state: Locked<TransferState<URLSessionDataTask, Completion>>
     private let deadline: TimeInterval
 
-    /// A call for `request` that drops `credentialHeaders` on a redirect to another origin and
-    /// reports its hops (and, on Apple platforms, the system's metrics) to `recorder`.
-    convenience init(request: URLRequest, credentialHeaders: Set<String>, recorder: RequestRecorder? = nil) {
+    /// A call for `request` that follows redirects as `context` says, drops its credential headers
+    /// on a redirect to another origin and reports its hops (and, on Apple platforms, the system's
+    /// metrics) to its recorder.
+    convenience init(request: URLRequest, context: RequestContext) {
         self.init(
             request: request,
-            redirects: RedirectGuard(original: request, credentialHeaders: credentialHeaders, recorder: recorder))
+            redirects: RedirectGuard(
+                original: request, credentialHeaders: context.credentialHeaders, recorder: context.recorder,
+                follows: context.followsRedirects))
     }
 
     /// A call that sends `request` under an existing redirect guard (the hops so far count).

@@ -134,6 +134,18 @@ extension AdHocRequest {
         return copy
     }
 
+    /// The same request, following redirects or not (it does unless set): when not, a 301, 302,
+    /// 303, 307 or 308 is the answer, its `Location` in the `HTTPURLResponse`.
+    ///
+    /// ```swift
+    /// Request<Void>.get("https://sho.rt/x1").followsRedirects(false).acceptableStatusCodes([301, 302])
+    /// ```
+    public func followsRedirects(_ follows: Bool) -> Self {
+        var copy = self
+        copy.parts.followsRedirects = follows
+        return copy
+    }
+
     /// The same request with its query items written by `strategy`
     /// (``QueryEncodingStrategy/default`` unless set).
     public func queryEncoding(_ strategy: QueryEncodingStrategy) -> Self {

@@ -28,7 +28,7 @@ extension AdHocRequest {
         let request = self
         // Found once per call: each response of a retried call decodes with the same function.
         let decode = decode
-        return PipelineCall(
+        var call = PipelineCall<Response, ErrorResponse>(
             name: name,
             build: { () throws(EndpointError) in try request.builtRequest(decodes: decode != nil) },
             auth: authentication,
@@ -41,6 +41,8 @@ extension AdHocRequest {
             decodeError: { data in try request.errorDecoder.decodeErrorBody(ErrorResponse.self, from: data) },
             mock: { resolver in await (resolver as? any AdHocRequestMockResolver)?.resolve(request) }
         )
+        call.followsRedirects = parts.followsRedirects
+        return call
     }
 }
 

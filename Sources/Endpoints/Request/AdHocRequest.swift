@@ -165,6 +165,8 @@ struct AdHocRequestParts: Sendable {
     private(set) var shape: RequestShape<Void, Void>
     var queryEncoding: QueryEncodingStrategy = .default
     var acceptableStatusCodes: StatusCodes = .successful
+    /// Whether redirects are followed (see ``AdHocRequest/followsRedirects(_:)``).
+    var followsRedirects = true
     var auth: (any AuthenticationMethod)?
     var middleware: [any Middleware] = []
     var name: String?

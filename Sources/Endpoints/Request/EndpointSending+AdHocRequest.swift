@@ -112,17 +112,9 @@ extension EndpointSending {
         }
         let client = endpointClient
         let call = request.call(middleware: client.middleware)
-        let prebuilt = PipelineCall(
-            name: call.name,
-            build: { built },
-            auth: call.auth,
-            middleware: call.middleware,
-            acceptableStatusCodes: call.acceptableStatusCodes,
-            decodeResponse: call.decodeResponse,
-            decodeError: call.decodeError,
-            mock: call.mock,
-            eventDelivery: client.eventDelivery
-        )
+        var prebuilt = call
+        prebuilt.build = { built }
+        prebuilt.eventDelivery = client.eventDelivery
         return PipelineDataTask(request: built, call: prebuilt, transport: client.transport, completion: completion)
     }
 }

@@ -69,13 +69,7 @@ extension URLSessionTransport {
 
     /// Sends `request`, already admitted, and returns the head once it arrives.
     func openStream(_ request: URLRequest, context: RequestContext) async throws -> (ResponseBody, HTTPURLResponse) {
-        let call = StreamingDataTask(
-            request: request,
-            credentialHeaders: context.credentialHeaders,
-            transfer: context.transfer,
-            recorder: context.recorder,
-            bufferLimit: ResponseBody.defaultBufferLimit
-        )
+        let call = StreamingDataTask(request: request, context: context, bufferLimit: ResponseBody.defaultBufferLimit)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 call.start(on: session, continuation: continuation)

@@ -73,15 +73,14 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
     private let quietDownload: Bool
 
     /// A task for `request`, carrying what its context says besides the head (an upload's file, a
-    /// download).
-    /// `recorder` hears of its redirect hops.
-    init(
-        request: URLRequest, credentialHeaders: Set<String>, transfer: Transfer, recorder: RequestRecorder? = nil,
-        bufferLimit: Int
-    ) {
+    /// download, whether redirects are followed); the context's recorder hears of its redirect hops.
+    init(request: URLRequest, context: RequestContext, bufferLimit: Int) {
+        let transfer = context.transfer
         self.request = request
         self.upload = transfer.upload
-        self.redirects = RedirectGuard(original: request, credentialHeaders: credentialHeaders, recorder: recorder)
+        self.redirects = RedirectGuard(
+            original: request, credentialHeaders: context.credentialHeaders, recorder: context.recorder,
+            follows: context.followsRedirects)
         let buffer = BodyBuffer(limit: bufferLimit)
         self.buffer = buffer
         self.state = Locked(State(body: ResponseBody(buffer: buffer)))

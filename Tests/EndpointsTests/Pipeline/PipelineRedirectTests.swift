@@ -22,6 +22,45 @@ import Testing
 
     private let credentialHeaders = ["Authorization", "Proxy-Authorization", "Cookie", "X-Api-Key"]
 
+    /// `followsRedirects: false` makes the 3xx the answer, its `Location` readable, whatever the
+    /// status, through an endpoint, an ad-hoc request and a stream, on every transport; nothing is
+    /// sent to the target. Linux's URLSession hands over the 3xx without its body (it drops the
+    /// body of a redirect it does not follow).
+    @Test(arguments: [301, 302, 303, 307, 308], TestTransport.all)
+    func aRedirectNotFollowedIsTheAnswer(status: Int, via transport: TestTransport) async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/short") { _ in
+            TestServer.Response(status: status, headers: [("Location", "/echo/long")], body: Data("moved".utf8))
+        }
+        let error = try #require(await send(UnfollowedEndpoint(), to: server, via: transport).failure())
+        guard case .errorResponse(let head, let body) = error else {
+            Issue.record("expected the \(status) itself, got \(error)")
+            return
+        }
+        #expect(head.statusCode == status)
+        #expect(head.value(forHTTPHeaderField: "Location") == "/echo/long")
+        #expect(body == (transport.dropsUnfollowedRedirectBodies ? Data() : Data("moved".utf8)))
+
+        let accepted = Request<Void>.get(RequestTarget(server.url("/short").absoluteString))
+            .followsRedirects(false).acceptableStatusCodes([status])
+        let response = try await transport.client().typedResponse(for: accepted).httpResponse
+        #expect(response.statusCode == status)
+        #expect(response.value(forHTTPHeaderField: "Location") == "/echo/long")
+
+        let streamed: Int? = await Loopback.$baseURL.withValue(server.baseURL) {
+            do throws(UnfollowedEndpoint.TaskError) {
+                _ = try await transport.client().bytes(for: UnfollowedEndpoint())
+                return nil
+            } catch {
+                return error.statusCode
+            }
+        }
+        #expect(streamed == status)
+        #expect(server.requests.allSatisfy { $0.rawPath == "/short" }, "\(server.requests.map(\.rawPath))")
+        #expect(server.requestCount == 3)
+    }
+
     @Test(arguments: TestTransport.all)
     func sameOriginRedirectKeepsCredentials(via transport: TestTransport) async throws {
         let server = try TestServer()
@@ -194,4 +233,12 @@ import Testing
         #expect(final.body == Data("payload".utf8))
         #expect(final.header("Authorization") == "Bearer secret", "same origin keeps credentials")
     }
+}
+
+/// `GET /short`, whose redirect is not followed, its body kept raw.
+private struct UnfollowedEndpoint: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Data
+    typealias ErrorResponse = Data
+    static let definition: Definition<UnfollowedEndpoint> = Definition(path: "short", followsRedirects: false)
 }

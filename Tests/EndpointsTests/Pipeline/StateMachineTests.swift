@@ -254,7 +254,7 @@ extension Sequence where Element: Sendable {
     ) async throws -> [Outcome] {
         var request = URLRequest(url: server.url(path))
         request.timeoutInterval = timeout
-        let call = DataTaskCall(request: request, credentialHeaders: [])
+        let call = DataTaskCall(request: request, context: RequestContext(endpointName: "StateMachineTests"))
         let outcomes = TestLocked([Outcome]())
         let delivered = AsyncStream<Void>.makeStream()
         call.start(on: .shared) { outcome in

@@ -40,7 +40,7 @@
             }
             let exchange = CurlExchange(
                 request: request, handle: handle, loop: loop, mode: mode,
-                followsRedirects: settings.followsRedirects, recorder: context.recorder)
+                followsRedirects: settings.followsRedirects && context.followsRedirects, recorder: context.recorder)
             try exchange.configure(request, url: url, context: context, settings: settings)
             return exchange
         }
