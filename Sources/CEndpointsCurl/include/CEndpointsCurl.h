@@ -271,28 +271,41 @@ int ep_multi_wakeup(ep_curlm *multi);
 /// The next finished transfer: 1 with `*handle` and `*result` (a CURLcode) set, 0 when none is left.
 int ep_multi_next_done(ep_curlm *multi, ep_curl **handle, int *result);
 
-// MARK: Decoding gzip and deflate (zlib, loaded with dlopen("libz.so.1") like libcurl)
+// MARK: Decoding bodies (zlib, brotli and zstd, each loaded with dlopen like libcurl)
 
-/// A gzip or deflate decoder.
-typedef struct ep_inflater ep_inflater;
+/// A decoder of one content coding.
+typedef struct ep_decoder ep_decoder;
 
 enum {
-    /// ep_inflate: the stream ended (the rest of the input is not part of it).
-    EP_INFLATE_END = 1,
-    /// ep_inflate: more input or room is needed.
-    EP_INFLATE_OK = 0,
-    /// ep_inflate: the input is not valid for the encoding.
-    EP_INFLATE_ERROR = -1,
+    /// `gzip` (and `x-gzip`).
+    EP_CODING_GZIP = 1,
+    /// `deflate`: a zlib stream, or a raw deflate stream as some servers send.
+    EP_CODING_DEFLATE = 2,
+    /// `br`.
+    EP_CODING_BROTLI = 3,
+    /// `zstd`, with a window of at most 8 MB.
+    EP_CODING_ZSTD = 4,
 };
 
-/// A decoder for `Content-Encoding: gzip` (`gzip` true) or `deflate` (a zlib stream, or a raw
-/// deflate stream as some servers send); NULL when zlib cannot be loaded or memory is short.
-ep_inflater *ep_inflater_new(int gzip);
+enum {
+    /// ep_decode: the stream ended (the rest of the input is not part of it).
+    EP_DECODE_END = 1,
+    /// ep_decode: more input or room is needed.
+    EP_DECODE_OK = 0,
+    /// ep_decode: the input is not valid for the coding.
+    EP_DECODE_ERROR = -1,
+};
+
+/// 1 when the library for `coding` (an EP_CODING_ value) loads, 0 when not.
+int ep_decoder_available(int coding);
+/// A decoder for `coding`; NULL when its library cannot be loaded or memory is short.
+ep_decoder *ep_decoder_new(int coding);
 /// Decodes from `input` into `output`: how much of each was used goes to `consumed` and
-/// `produced`. Returns EP_INFLATE_OK, EP_INFLATE_END or EP_INFLATE_ERROR.
-int ep_inflate(ep_inflater *inflater, const void *input, size_t input_length, size_t *consumed, void *output,
-               size_t output_length, size_t *produced);
-void ep_inflater_free(ep_inflater *inflater);
+/// `produced`. Returns EP_DECODE_OK, EP_DECODE_END or EP_DECODE_ERROR. A decoder may take all of
+/// `input` and hold more output than fits: call again, with no input (NULL, 0), while `output` fills.
+int ep_decode(ep_decoder *decoder, const void *input, size_t input_length, size_t *consumed, void *output,
+              size_t output_length, size_t *produced);
+void ep_decoder_free(ep_decoder *decoder);
 
 #ifdef __cplusplus
 }

@@ -107,24 +107,83 @@ private func fetch(_ reply: String, via transport: TestTransport) async throws -
             #expect(String(describing: error).contains("decompression bomb"))
         }
 
-        /// Codings the transport does not decode (brotli, zstd, made-up ones) arrive as they were
-        /// sent, with their `Content-Encoding`: a brotli or zstd bomb is never inflated.
-        @Test(arguments: ["br", "zstd", "x-made-up"])
+        /// Brotli and zstd bodies as their real encoders make them are decoded, as Linux's
+        /// URLSession (through libcurl) and Apple's (brotli) decode them.
+        @Test(arguments: ["br", "zstd"])
+        func brotliAndZstdBodiesAreDecoded(encoding: String) async throws {
+            // Text that compresses as JSON does, past one 64 KiB piece of output.
+            let plain = Array((0..<8_000).map { #"{"id":\#($0),"name":"item \#($0 * 7919 % 1000)"},"# }.joined().utf8)
+            let body = encoding == "br" ? try Compressors.brotli(plain) : try Compressors.zstd(plain)
+            #expect(body.count < plain.count / 3)
+            let data = try await compressed(body, encoding: encoding).get()
+            #expect(data == Data(plain))
+        }
+
+        /// A zstd body may be several frames (RFC 8878 §3.1): each is decoded, in order.
+        @Test func zstdFramesFollowingEachOtherAreOneBody() async throws {
+            let body = try Compressors.zstd(Array("hello, ".utf8)) + Compressors.zstd(Array("world".utf8))
+            let data = try await compressed(body, encoding: "zstd").get()
+            #expect(String(decoding: data, as: UTF8.self) == "hello, world")
+        }
+
+        /// A zstd frame that asks for a window over 8 MB is refused before its decoder takes the
+        /// memory (RFC 9659 §3: decoders of the content coding need not go past 8 MB); one within
+        /// it is decoded.
+        @Test func aZstdWindowOver8MBIsRefused() async throws {
+            let small = try await compressed(Compressors.zstdRLE(byte: 0x61, blocks: 1), encoding: "zstd").get()
+            #expect(small == Data(repeating: 0x61, count: 128 << 10))
+            let huge = Compressors.zstdRLE(byte: 0x61, blocks: 1, windowLog: 25)
+            let error = try #require(try await compressed(huge, encoding: "zstd").failure())
+            #expect(error.urlErrorCode == .cannotDecodeContentData, "got \(error)")
+        }
+
+        /// A brotli or zstd bomb ends the request as a gzip bomb does: a 64 MiB brotli body of
+        /// zeros (a few hundred bytes sent), a 1 GiB zstd one (32 KB sent).
+        @Test(arguments: ["br", "zstd"])
+        func brotliAndZstdBombsAreRefused(encoding: String) async throws {
+            let bomb =
+                encoding == "br"
+                ? try Compressors.brotli([UInt8](repeating: 0, count: 64 << 20), quality: 1)
+                : Compressors.zstdRLE(byte: 0, blocks: 8_192)
+            let error = try #require(try await compressed(bomb, encoding: encoding).failure())
+            #expect(error.urlErrorCode == .cannotDecodeContentData, "got \(error)")
+            #expect(String(describing: error).contains("decompression bomb"))
+        }
+
+        /// Codings the transport does not decode arrive as they were sent, with their
+        /// `Content-Encoding`.
+        @Test(arguments: ["compress", "x-made-up", "gzip, br"])
         func otherCodingsArriveAsSent(encoding: String) async throws {
-            // A zstd frame of RLE blocks: 128 KiB of zeros per 4 bytes.
-            let frame: [UInt8] =
-                [0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x00]
-                + Array(repeating: [0x02, 0x00, 0x10, 0x00], count: 64).flatMap { $0 }
-            let data = try await compressed(frame, encoding: encoding).get()
-            #expect(data == Data(frame))
+            let body = Compressors.zstdRLE(byte: 0, blocks: 64)
+            let data = try await compressed(body, encoding: encoding).get()
+            #expect(data == Data(body))
+        }
+
+        /// The transport offers every coding it decodes, unless the request offers its own.
+        @Test func everyDecodedCodingIsOffered() async throws {
+            let server = try TestServer()
+            defer { server.stop() }
+            server.route("/x") { _ in TestServer.Response(status: 200, headers: [], body: Data()) }
+            _ = try await send(HostileRawEndpoint(), to: server, via: .curl).get()
+            #expect(server.requests.last?.header("Accept-Encoding") == "gzip, deflate, br, zstd")
         }
 
         /// A compressed stream read slowly: decoding stops while the reader is behind and goes on
-        /// where it stopped, so every byte arrives, in order, whatever the pauses.
-        @Test func aLargeGzipStreamReadSlowlyArrivesWhole() async throws {
+        /// where it stopped, so every byte arrives, in order, whatever the pauses. Random bytes
+        /// arrive in many chunks; text that compresses tenfold arrives in few, each decoding to
+        /// more than the reader takes, so the decoder still holds output when the transfer ends.
+        @Test(arguments: ["gzip", "br", "zstd"], [false, true])
+        func aLargeCompressedStreamReadSlowlyArrivesWhole(encoding: String, compressible: Bool) async throws {
             var generator = SystemRandomNumberGenerator()
-            let plain = (0..<(6 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            let body = Data(CompressedBodies.gzip(plain))
+            let plain =
+                compressible
+                ? Array((0..<120_000).map { #"{"id":\#($0),"name":"item \#($0 &* 7919 % 1000)"},"# }.joined().utf8)
+                : (0..<(6 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let encoded =
+                encoding == "br"
+                ? try Compressors.brotli(plain, quality: 1)
+                : encoding == "zstd" ? try Compressors.zstd(plain, level: 1) : CompressedBodies.gzip(plain)
+            let body = Data(encoded)
             let server = try TestServer()
             defer { server.stop() }
             server.route("/x") { _ in
@@ -132,7 +191,7 @@ private func fetch(_ reply: String, via transport: TestTransport) async throws -
                     body[$0..<min($0 + (256 << 10), body.count)]
                 }
                 var response = TestServer.Response.streamed(chunks)
-                response.headers.append((name: "Content-Encoding", value: "gzip"))
+                response.headers.append((name: "Content-Encoding", value: encoding))
                 return response
             }
             let stream = try await Loopback.$baseURL.withValue(server.baseURL) {
@@ -144,6 +203,34 @@ private func fetch(_ reply: String, via transport: TestTransport) async throws -
                 // A slow reader: the buffer fills, the transfer pauses mid-chunk, and resumes.
                 if received.count % (512 << 10) < chunk.count { try await Task.sleep(nanoseconds: 20_000_000) }
             }
+            #expect(received == Data(plain))
+        }
+
+        /// The decoder took the body's last bytes but still holds their output when the reader
+        /// falls behind and the transfer ends (brotli decodes all it is given into its window at
+        /// once): that output arrives all the same, as the reader catches up.
+        @Test func outputTheDecoderHoldsWhenTheTransferEndsArrives() async throws {
+            // 16 KB of random bytes (so the body is no bomb), then 1,344 KiB of "a": 16 KB sent,
+            // and the reader's 1 MiB fills long before the decoder's output is all out.
+            var generator = SystemRandomNumberGenerator()
+            let plain =
+                (0..<16_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                + [UInt8](repeating: 0x61, count: 1_344 << 10)
+            let body = try Data(Compressors.brotli(plain))
+            let server = try TestServer()
+            defer { server.stop() }
+            server.route("/x") { _ in
+                var response = TestServer.Response.streamed([body])
+                response.headers.append((name: "Content-Encoding", value: "br"))
+                return response
+            }
+            let stream = try await Loopback.$baseURL.withValue(server.baseURL) {
+                try await TestTransport.curl.client().bytes(for: HostileRawEndpoint())
+            }
+            // A reader busy elsewhere: the body is decoded up to the buffer's limit first.
+            try await Task.sleep(nanoseconds: 100_000_000)
+            var received = Data()
+            for try await chunk in stream { received.append(chunk) }
             #expect(received == Data(plain))
         }
 

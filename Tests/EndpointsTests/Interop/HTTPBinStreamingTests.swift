@@ -49,7 +49,24 @@ struct HTTPBinRawBytes: Endpoint {
     let pathComponents: PathComponents
 }
 
-/// Streaming against httpbin: `/stream/N`, `/drip`, `/range`, `/bytes`, through each transport.
+/// `GET /gzip`, `/deflate` or `/brotli`: a JSON body in that coding, saying which.
+struct HTTPBinCoded: Endpoint {
+    typealias Server = HTTPBinServer
+    struct Response: Decodable, Sendable {
+        let gzipped: Bool?
+        let deflated: Bool?
+        let brotli: Bool?
+        let method: String
+    }
+    struct PathComponents: Sendable { let coding: String }
+
+    static let definition: Definition<HTTPBinCoded> = Definition(path: "\(path: \.coding)")
+
+    let pathComponents: PathComponents
+}
+
+/// Streaming against httpbin: `/stream/N`, `/drip`, `/range`, `/bytes` and its compressed bodies,
+/// through each transport.
 @Suite(
     .enabled(
         if: HTTPBin.url != nil,
@@ -76,6 +93,16 @@ struct HTTPBinStreamingTests {
         for try await chunk in stream { chunks.append(chunk) }
         #expect(chunks.reduce(Data(), +) == Data(repeating: UInt8(ascii: "*"), count: 10))
         #expect(chunks.count > 1)
+    }
+
+    /// httpbin's own gzip, zlib-wrapped deflate and brotli bodies (Python's encoders, not ours)
+    /// arrive decoded through each transport.
+    @Test(arguments: ["gzip", "deflate", "brotli"], TestTransport.all)
+    func compressedBodiesArriveDecoded(_ coding: String, via transport: TestTransport) async throws {
+        let response = try await transport.client().response(with: HTTPBinCoded(pathComponents: .init(coding: coding)))
+        let flag = ["gzip": response.gzipped, "deflate": response.deflated, "brotli": response.brotli][coding]
+        #expect(flag == true, "\(coding): \(response)")
+        #expect(response.method == "GET")
     }
 
     @Test(arguments: ["bytes", "range"], TestTransport.all)

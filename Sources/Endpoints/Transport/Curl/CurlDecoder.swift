@@ -2,15 +2,20 @@
     import CEndpointsCurl
     import Foundation
 
-    /// Decodes a `gzip` or `deflate` response body as it arrives, in pieces the transfer's pace
-    /// allows, and refuses a decompression bomb.
+    /// Decodes a `gzip`, `deflate`, `br` or `zstd` response body as it arrives, in pieces the
+    /// transfer's pace allows, and refuses a decompression bomb.
     ///
     /// The transport decodes these itself rather than letting libcurl: libcurl keeps decoding the
     /// rest of a received chunk into its own memory after the transfer is paused (a gzip chunk can
     /// become 16 MB; a brotli or zstd one far more), and passes nothing it cannot decode. Here a
     /// chunk is decoded 64 KiB at a time and decoding stops as soon as the reader is behind (the
     /// undecoded rest, at most one chunk, waits here); a body in any other coding arrives as sent,
-    /// with its `Content-Encoding`, as URLSession hands over codings it does not know.
+    /// with its `Content-Encoding`, as URLSession hands over codings it does not know. What a
+    /// decoder itself holds is bounded by its coding's window: 32 KiB for gzip and deflate, at most
+    /// 16 MiB for brotli, and 8 MiB for zstd, whose frames asking for more are refused (RFC 9659).
+    ///
+    /// Each coding's library (zlib, libbrotlidec, libzstd) is loaded when first needed, as libcurl
+    /// is; a coding whose library is missing is neither offered nor decoded (``offered``).
     ///
     /// A bomb: a body that decodes to more than ``maximumRatio`` times its compressed size (past
     /// its first MiB) ends with `URLError.cannotDecodeContentData`, after at most that much.
@@ -20,30 +25,45 @@
         /// 1 MiB decoded is always allowed, whatever the ratio.
         static let allowance = 1 << 20
 
-        private let inflater: OpaquePointer
+        /// The codings decoded here whose library loads, in the order they are offered:
+        /// `gzip, deflate, br, zstd` where all load, as Linux's URLSession offers them through
+        /// libcurl.
+        static let offered: [String] = [
+            ("gzip", EP_CODING_GZIP), ("deflate", EP_CODING_DEFLATE), ("br", EP_CODING_BROTLI),
+            ("zstd", EP_CODING_ZSTD),
+        ].compactMap { name, coding in ep_decoder_available(Int32(coding)) == 1 ? name : nil }
+
+        private let decoder: OpaquePointer
         private let output: UnsafeMutableRawBufferPointer
         private(set) var compressedBytes = 0
         private(set) var decodedBytes = 0
         /// The decoded stream ended; bytes after it are ignored.
         private(set) var ended = false
+        /// The last piece filled the output: the decoder may hold more of what it already took
+        /// (brotli and zstd take a whole chunk at once), which the next ``decode(_:shouldStop:deliver:)``
+        /// hands over first, even with no input.
+        private(set) var holdsOutput = false
 
         /// A decoder for `encoding` (the response's `Content-Encoding`), or `nil` when it is not
-        /// exactly `gzip` or `deflate`: that body arrives as it was sent.
+        /// exactly one coding decoded here, or its library does not load: that body arrives as it
+        /// was sent.
         init?(contentEncoding encoding: String?) {
             guard let encoding = encoding?.trimmingCharacters(in: .whitespaces).lowercased() else { return nil }
-            let gzip: Bool
+            let coding: Int
             switch encoding {
-            case "gzip", "x-gzip": gzip = true
-            case "deflate": gzip = false
+            case "gzip", "x-gzip": coding = EP_CODING_GZIP
+            case "deflate": coding = EP_CODING_DEFLATE
+            case "br": coding = EP_CODING_BROTLI
+            case "zstd": coding = EP_CODING_ZSTD
             default: return nil
             }
-            guard let inflater = ep_inflater_new(gzip ? 1 : 0) else { return nil }
-            self.inflater = inflater
+            guard let decoder = ep_decoder_new(Int32(coding)) else { return nil }
+            self.decoder = decoder
             output = .allocate(byteCount: 64 * 1024, alignment: 1)
         }
 
         deinit {
-            ep_inflater_free(inflater)
+            ep_decoder_free(decoder)
             output.deallocate()
         }
 
@@ -53,24 +73,26 @@
         }
 
         /// Decodes from `input`, handing each decoded piece to `deliver`, until `input` is used up
-        /// or `shouldStop` says the reader is behind: how many input bytes were used.
+        /// and the decoder holds nothing more, or `shouldStop` says the reader is behind: how many
+        /// input bytes were used.
         func decode(
             _ input: UnsafeRawBufferPointer, shouldStop: () -> Bool, deliver: (UnsafeRawBufferPointer) -> Void
         ) -> Result<Int, Failure> {
             var used = 0
-            while used < input.count, !ended, !shouldStop() {
+            while used < input.count || holdsOutput, !ended, !shouldStop() {
                 var consumed = 0
                 var produced = 0
-                let code = ep_inflate(
-                    inflater, input.baseAddress! + used, input.count - used, &consumed, output.baseAddress,
-                    output.count, &produced)
+                let code = ep_decode(
+                    decoder, input.baseAddress.map { $0 + used }, input.count - used, &consumed,
+                    output.baseAddress, output.count, &produced)
+                holdsOutput = produced == output.count && code == Int32(EP_DECODE_OK)
                 used += consumed
                 compressedBytes += consumed
                 decodedBytes += produced
-                if code == Int32(EP_INFLATE_ERROR) { return .failure(.invalid) }
+                if code == Int32(EP_DECODE_ERROR) { return .failure(.invalid) }
                 if decodedBytes > max(Self.allowance, compressedBytes * Self.maximumRatio) { return .failure(.bomb) }
                 if produced > 0 { deliver(UnsafeRawBufferPointer(rebasing: output[..<produced])) }
-                if code == Int32(EP_INFLATE_END) {
+                if code == Int32(EP_DECODE_END) {
                     ended = true
                 } else if consumed == 0 && produced == 0 {
                     break

@@ -8,7 +8,7 @@
         ///
         /// - Only `http` and `https` URLs are sent (libcurl's own list is narrowed to them too).
         /// - The method and headers go out as given, the path as written (no dot-segment removal),
-        ///   `Accept-Encoding: gzip, deflate` and a `User-Agent` are added when the request has
+        ///   `Accept-Encoding: gzip, deflate, br, zstd` and a `User-Agent` are added when the request has
         ///   none, and a request with a body never waits for `100 Continue` (libcurl's `Expect` is
         ///   turned off). libcurl decodes nothing itself (``CurlDecoder`` does).
         /// - The body: the request's data (POST, PUT, PATCH and the others send `Content-Length`,
@@ -161,7 +161,7 @@
                 }
             }
             if !hasUserAgent { list = ep_slist_append(list, settings.userAgentLine) }
-            if !hasAcceptEncoding { list = ep_slist_append(list, CurlSettings.acceptEncodingLine) }
+            if !hasAcceptEncoding, let line = CurlSettings.acceptEncodingLine { list = ep_slist_append(list, line) }
             if hasBody { list = ep_slist_append(list, "Expect:") }
             if hasBody, !hasContentType, !keepsFormType { list = ep_slist_append(list, "Content-Type:") }
             headerList = list
@@ -181,7 +181,9 @@
         let tls: Result<CurlTLS, TLSTrust.Invalid>?
 
         static let protocols = "http,https"
-        /// The codings ``CurlDecoder`` decodes, offered to servers unless a request offers its own.
-        static let acceptEncodingLine = "Accept-Encoding: gzip, deflate"
+        /// The codings ``CurlDecoder`` decodes (`gzip, deflate, br, zstd` where their libraries
+        /// load), offered to servers unless a request offers its own; `nil` when none loads.
+        static let acceptEncodingLine: String? =
+            CurlDecoder.offered.isEmpty ? nil : "Accept-Encoding: " + CurlDecoder.offered.joined(separator: ", ")
     }
 #endif

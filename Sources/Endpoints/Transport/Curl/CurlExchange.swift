@@ -78,7 +78,10 @@
         var decoder: CurlDecoder?
         /// Compressed bytes taken from libcurl but not decoded yet: decoding stopped for the reader.
         var undecoded = Data()
-        /// The transfer ended while ``undecoded`` still held bytes: the body ends once they are decoded.
+        /// Decoding stopped for the reader with bytes left: in ``undecoded``, or already taken by
+        /// the decoder (``CurlDecoder/holdsOutput``).
+        var decodingWaits: Bool { !undecoded.isEmpty || decoder?.holdsOutput == true }
+        /// The transfer ended while decoding waited: the body ends once nothing is left to decode.
         var endsAfterDecoding = false
         /// Measures the request: told of the head as it arrives, and of what libcurl measured of
         /// this hop and the hops before it (``earlierConnections``) when the transfer ends.
@@ -189,7 +192,7 @@
             if let error {
                 endsAfterDecoding = false
                 body?.finish(throwing: error)
-            } else if undecoded.isEmpty {
+            } else if !decodingWaits {
                 endsAfterDecoding = false
                 body?.finish()
             }
@@ -204,7 +207,7 @@
 
         /// Decodes what waits undecoded, until the reader is behind again.
         private func decodeUndecoded() -> URLError? {
-            guard let decoder, !undecoded.isEmpty else { return nil }
+            guard let decoder, decodingWaits else { return nil }
             let pending = undecoded
             let result = pending.withUnsafeBytes { bytes in
                 decoder.decode(bytes, shouldStop: { paused }, deliver: deliver)
@@ -284,7 +287,7 @@
                 continuation.resume(with: outcome)
             case .endBody:
                 switch outcome {
-                case .success where !undecoded.isEmpty:
+                case .success where decodingWaits:
                     // The reader is behind; the rest is decoded as it catches up.
                     endsAfterDecoding = true
                 case .success: body?.finish()
