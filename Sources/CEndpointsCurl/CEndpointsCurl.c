@@ -265,6 +265,7 @@ static struct {
     const char *(*version)(void);
     int (*init2)(z_stream *, int, const char *, int);
     int (*inflate)(z_stream *, int);
+    int (*reset)(z_stream *);
     int (*end)(z_stream *);
 } zlib;
 
@@ -321,8 +322,9 @@ static void load_codecs(void) {
         *(void **)(&zlib.version) = dlsym(library, "zlibVersion");
         *(void **)(&zlib.init2) = dlsym(library, "inflateInit2_");
         *(void **)(&zlib.inflate) = dlsym(library, "inflate");
+        *(void **)(&zlib.reset) = dlsym(library, "inflateReset");
         *(void **)(&zlib.end) = dlsym(library, "inflateEnd");
-        zlib_loaded = zlib.version && zlib.init2 && zlib.inflate && zlib.end;
+        zlib_loaded = zlib.version && zlib.init2 && zlib.inflate && zlib.reset && zlib.end;
     }
     const char *brotli_names[] = {"libbrotlidec.so.1", "libbrotlidec.1.dylib"};
     library = open_first(brotli_names, 2);
@@ -358,6 +360,7 @@ int ep_decoder_available(int coding) {
 struct ep_decoder {
     int coding;
     int started;  // whether any output came, so a deflate stream is known to be zlib-wrapped
+    int member_ended;  // a gzip member ended: another may follow (RFC 1952 §2.2)
     z_stream stream;
     void *state;  // brotli's or zstd's
 };
@@ -407,6 +410,17 @@ ep_decoder *ep_decoder_new(int coding) {
 static int inflate_zlib(ep_decoder *decoder, const void *input, size_t input_length, size_t *consumed,
                         void *output, size_t output_length, size_t *produced) {
     z_stream *stream = &decoder->stream;
+    if (decoder->member_ended) {
+        // A gzip body may be several members, one after another, as `cat a.gz b.gz` makes them:
+        // another member starts with its magic (1f 8b), checked by inflate; anything else (zero
+        // padding, say) ends the body and is dropped.
+        *consumed = 0;
+        *produced = 0;
+        if (input_length == 0) return EP_DECODE_OK;
+        if (*(const unsigned char *)input != 0x1f) return EP_DECODE_END;
+        if (zlib.reset(stream) != EP_Z_OK) return EP_DECODE_ERROR;
+        decoder->member_ended = 0;
+    }
     stream->next_in = input;
     stream->avail_in = (unsigned int)(input_length > 0x7fffffff ? 0x7fffffff : input_length);
     stream->next_out = output;
@@ -428,6 +442,10 @@ static int inflate_zlib(ep_decoder *decoder, const void *input, size_t input_len
     *consumed = in_before - stream->avail_in;
     *produced = out_before - stream->avail_out;
     if (*produced > 0) decoder->started = 1;
+    if (code == EP_Z_STREAM_END && decoder->coding == EP_CODING_GZIP) {
+        decoder->member_ended = 1;
+        return EP_DECODE_OK;
+    }
     if (code == EP_Z_STREAM_END) return EP_DECODE_END;
     if (code == EP_Z_OK || code == EP_Z_BUF_ERROR) return EP_DECODE_OK;
     return EP_DECODE_ERROR;

@@ -277,7 +277,7 @@ int ep_multi_next_done(ep_curlm *multi, ep_curl **handle, int *result);
 typedef struct ep_decoder ep_decoder;
 
 enum {
-    /// `gzip` (and `x-gzip`).
+    /// `gzip` (and `x-gzip`): one or more members, one after another.
     EP_CODING_GZIP = 1,
     /// `deflate`: a zlib stream, or a raw deflate stream as some servers send.
     EP_CODING_DEFLATE = 2,

@@ -98,6 +98,32 @@ private func fetch(_ reply: String, via transport: TestTransport) async throws -
             #expect(data == Data(plain))
         }
 
+        /// A gzip body may be several members one after another (RFC 1952 §2.2: what `cat a.gz b.gz`
+        /// and `pigz` make): each is decoded, in order, also when a member ends with a chunk, as
+        /// browsers and Node read it (libcurl, and so Linux's URLSession, fails with a write error).
+        /// Zero padding after the last member is dropped, as before.
+        @Test(arguments: [false, true], TestTransport.all)
+        func gzipMembersFollowingEachOtherAreOneBody(chunkedAtTheBoundary: Bool, via transport: TestTransport)
+            async throws
+        {
+            let first = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
+            let second = Array("and the second member".utf8)
+            let members = [CompressedBodies.gzip(first), CompressedBodies.gzip(second), [0, 0, 0, 0]]
+            let server = try TestServer()
+            defer { server.stop() }
+            server.route("/x") { _ in
+                var response =
+                    chunkedAtTheBoundary
+                    ? TestServer.Response.streamed(members.map { Data($0) }, pause: .milliseconds(20))
+                    : TestServer.Response.streamed([Data(members.joined())])
+                response.headers.append((name: "Content-Encoding", value: "gzip"))
+                return response
+            }
+            let result = await send(HostileRawEndpoint(), to: server, via: transport)
+            if transport.pinsLinuxURLSessionFailure(result, code: .unknown) { return }
+            #expect(try result.get() == Data(first + second))
+        }
+
         /// A gzip bomb ends the request once it decodes to more than the ratio allows, and the
         /// transfer stops there (it would have decoded to 258 MB).
         @Test func aGzipBombIsRefused() async throws {
