@@ -15,7 +15,8 @@ public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {
     /// The bytes transferred so far.
     public let completedBytes: Int64
     /// The bytes expected in all, from `Content-Length` (or the file's size for an upload);
-    /// `nil` when unknown.
+    /// `nil` when unknown, and for a body decoded from its `Content-Encoding` (`gzip`, `br`…),
+    /// whose `Content-Length` counts the encoded bytes.
     public let totalBytes: Int64?
 
     /// Creates a progress value.
@@ -136,10 +137,23 @@ final class DownloadSink: Sendable {
             self.progress.withLock { $0.held = nil }
             return false
         }
+        let progress = Self.progress(progress, of: response)
         return pace { state in
             state.held = nil
             return progress
         }
+    }
+
+    /// `progress` with no total when the body of `response` was decoded (its `Content-Encoding`
+    /// names a coding, `gzip` say): its `Content-Length` counts the encoded bytes, not the ones
+    /// written, which would pass it long before the end (OkHttp drops that length too).
+    private static func progress(_ progress: TransferProgress, of response: URLResponse?) -> TransferProgress {
+        guard progress.totalBytes != nil,
+            let coding = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")?
+                .trimmingCharacters(in: .whitespaces),
+            !coding.isEmpty, coding.lowercased() != "identity"
+        else { return progress }
+        return TransferProgress(completedBytes: progress.completedBytes, totalBytes: nil)
     }
 
     /// Whether the body of `response` (complete) is the download: its status is accepted. A
@@ -148,7 +162,7 @@ final class DownloadSink: Sendable {
         let isAccepted = (response as? HTTPURLResponse).map { accepted.contains($0.statusCode) } ?? false
         pace { state in
             defer { state.held = nil }
-            return isAccepted ? state.held : nil
+            return isAccepted ? state.held.map { Self.progress($0, of: response) } : nil
         }
         return isAccepted
     }

@@ -90,6 +90,31 @@ struct CursorItems: PaginatedEndpoint {
         #expect(reports.value.count <= 101)
     }
 
+    /// A body the transport decodes has no known total: its `Content-Length` counts the encoded
+    /// bytes, which the decoded ones written would pass long before the end.
+    @Test(arguments: TestTransport.all)
+    func aDecodedDownloadReportsNoTotal(via transport: TestTransport) async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let plain = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 / 7) }
+        let encoded = Data(CompressedBodies.gzip(plain))
+        server.route("/file") { _ in
+            TestServer.Response(status: 200, headers: [("Content-Encoding", "gzip")], body: encoded)
+        }
+        let file = temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let reports = LockedBox<[TransferProgress]>([])
+        try await Loopback.$baseURL.withValue(server.baseURL) {
+            _ = try await transport.client().download(FileEndpoint("file"), to: file) { progress in
+                reports.mutate { $0.append(progress) }
+            }
+        }
+        #expect(try Data(contentsOf: file) == Data(plain))
+        #expect(!reports.value.isEmpty)
+        #expect(reports.value.allSatisfy { $0.totalBytes == nil }, "\(reports.value)")
+        #expect(reports.value.last == TransferProgress(completedBytes: Int64(plain.count), totalBytes: nil))
+    }
+
     @Test(arguments: TestTransport.all)
     func aFailedDownloadLeavesTheDestinationAlone(via transport: TestTransport) async throws {
         let server = try TestServer()
