@@ -137,7 +137,7 @@ final class DownloadSink: Sendable {
             self.progress.withLock { $0.held = nil }
             return false
         }
-        let progress = Self.progress(progress, of: response)
+        let progress = Self.droppingEncodedLength(progress, of: response)
         return pace { state in
             state.held = nil
             return progress
@@ -147,7 +147,9 @@ final class DownloadSink: Sendable {
     /// `progress` with no total when the body of `response` was decoded (its `Content-Encoding`
     /// names a coding, `gzip` say): its `Content-Length` counts the encoded bytes, not the ones
     /// written, which would pass it long before the end (OkHttp drops that length too).
-    private static func progress(_ progress: TransferProgress, of response: URLResponse?) -> TransferProgress {
+    private static func droppingEncodedLength(_ progress: TransferProgress, of response: URLResponse?)
+        -> TransferProgress
+    {
         guard progress.totalBytes != nil,
             let coding = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")?
                 .trimmingCharacters(in: .whitespaces),
@@ -162,7 +164,7 @@ final class DownloadSink: Sendable {
         let isAccepted = (response as? HTTPURLResponse).map { accepted.contains($0.statusCode) } ?? false
         pace { state in
             defer { state.held = nil }
-            return isAccepted ? state.held.map { Self.progress($0, of: response) } : nil
+            return isAccepted ? state.held.map { Self.droppingEncodedLength($0, of: response) } : nil
         }
         return isAccepted
     }
