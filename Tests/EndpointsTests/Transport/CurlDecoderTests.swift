@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+@testable import Endpoints
+
+#if canImport(FoundationNetworking)
+    /// The decoder alone, driven as the exchange drives it: a body arrives in pieces of any size,
+    /// the reader falls behind at any moment (decoding stops, the rest of the piece waits), and
+    /// decoding goes on where it stopped, with no input when only the decoder holds output. Every
+    /// byte must come out once, in order, whatever the cuts and the pauses.
+    @Suite struct CurlDecoderTests {
+        /// 640 KiB that compress about fivefold: JSON-like text with random bytes between.
+        private static func body(using generator: inout SplitMix64) -> [UInt8] {
+            var plain: [UInt8] = []
+            while plain.count < 640 << 10 {
+                plain += Array(#"{"id":\#(plain.count),"name":"item \#(plain.count % 977)"},"#.utf8)
+                if plain.count % 7 == 0 { plain += (0..<64).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+            }
+            return plain
+        }
+
+        private static func encoded(_ plain: [UInt8], as encoding: String) throws -> [UInt8] {
+            switch encoding {
+            case "br": try Compressors.brotli(plain, quality: 4)
+            case "zstd": try Compressors.zstd(plain, level: 3)
+            case "deflate": CompressedBodies.zlib(plain)
+            case "gzip members":
+                // Three members one after another (RFC 1952 §2.2), cut anywhere like the rest.
+                stride(from: 0, to: plain.count, by: plain.count / 3 + 1).flatMap {
+                    CompressedBodies.gzip(Array(plain[$0..<min($0 + plain.count / 3 + 1, plain.count)]))
+                }
+            default: CompressedBodies.gzip(plain)
+            }
+        }
+
+        /// Decodes `encoded` as the exchange does, cut at random and paused at random by
+        /// `generator`: the bytes delivered.
+        private static func decode(
+            _ encoded: [UInt8], as encoding: String, using generator: inout SplitMix64
+        ) throws -> [UInt8] {
+            let decoder = try #require(CurlDecoder(contentEncoding: encoding == "gzip members" ? "gzip" : encoding))
+            var delivered: [UInt8] = []
+            var offset = 0
+            var waiting: [UInt8] = []  // the exchange's `undecoded`
+            var turns = 0
+            while offset < encoded.count || !waiting.isEmpty || decoder.holdsOutput, !decoder.ended {
+                turns += 1
+                try #require(turns < 100_000, "no progress")
+                // The reader takes this many pieces before it is behind again.
+                var budget = Int.random(in: 0...4, using: &generator)
+                let shouldStop = {
+                    budget -= 1
+                    return budget < 0
+                }
+                if waiting.isEmpty, offset < encoded.count {
+                    let size = min(encoded.count - offset, Int.random(in: 1...70_000, using: &generator))
+                    waiting = Array(encoded[offset..<(offset + size)])
+                    offset += size
+                }
+                let result = waiting.withUnsafeBytes { bytes in
+                    decoder.decode(bytes, shouldStop: shouldStop) { delivered += $0 }
+                }
+                let used = try result.get()
+                waiting.removeFirst(used)
+            }
+            return delivered
+        }
+
+        @Test(arguments: ["gzip", "gzip members", "deflate", "br", "zstd"])
+        func anyCutsAndPausesDecodeToTheWholeBody(encoding: String) throws {
+            let seed = UInt64.random(in: 0...UInt64.max)
+            var generator = SplitMix64(seed: seed)
+            let plain = Self.body(using: &generator)
+            let encoded = try Self.encoded(plain, as: encoding)
+            for trial in 0..<8 {
+                let delivered = try Self.decode(encoded, as: encoding, using: &generator)
+                #expect(delivered == plain, "seed \(seed), trial \(trial): \(delivered.count) of \(plain.count) bytes")
+            }
+        }
+    }
+#endif
