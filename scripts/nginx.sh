@@ -280,7 +280,10 @@ http {
         listen 127.0.0.1:${ports[http]};
     }
 EOF
-        server "${ports[https]}" server server http2
+        # /gz/ serves the same files gzip-encoded (nginx's own compressor, level 6), for the
+        # decoding tests over HTTP/2; elsewhere nothing is compressed.
+        server "${ports[https]}" server server http2 \
+            "location /gz/ { alias $work/www/; gzip on; gzip_types *; gzip_min_length 1; gzip_comp_level 6; }"
         server "${ports[expired]}" expired server
         server "${ports[not_yet_valid]}" not-yet-valid server
         server "${ports[wrong_host]}" other-host server
@@ -301,6 +304,9 @@ serve_files() {
     mkdir -p "$work/www"
     printf '{"name":"endpoints","secure":true}\n' >"$work/www/small.json"
     head -c $((8 * 1024 * 1024)) /dev/urandom >"$work/www/large.bin"
+    # About 6 MB of JSON that gzip makes about eight times smaller.
+    seq 1 200000 | awk '{ printf "{\"id\":%d,\"name\":\"item %d\"},\n", $1, ($1 * 7919) % 1000 }' \
+        >"$work/www/records.json"
 }
 
 cleanup() {
