@@ -189,12 +189,13 @@ def doc_location(target, generated_line):
 
 
 def forget_stale_build():
-    """Removes the throwaway package's build when this checkout's source files were added, removed
-    or renamed since it was made: SwiftPM's incremental build of a path dependency does not notice
-    a new file, and then reports errors that a clean build does not have."""
+    """Removes the throwaway package's build when this checkout's source files (Swift, C and
+    headers alike) were added, removed or renamed since it was made: SwiftPM's incremental build of
+    a path dependency does not notice a new file, and then reports errors that a clean build does
+    not have (a C file split in two left its functions undefined at link time)."""
     listing = sorted(
         str(path.relative_to(root))
-        for path in (root / "Sources").rglob("*.swift"))
+        for path in (root / "Sources").rglob("*") if path.is_file())
     listing.append((root / "Package.swift").read_text())
     fingerprint = hashlib.sha256("\n".join(listing).encode()).hexdigest()
     stamp = package / ".sources-fingerprint"
