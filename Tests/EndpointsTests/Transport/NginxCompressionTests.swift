@@ -5,19 +5,6 @@ import Testing
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 
-    /// `GET /{path}` of nginx's files, raw.
-    private struct NginxFile: Endpoint {
-        typealias Server = LoopbackServer
-        typealias Response = Data
-        struct PathComponents: Sendable { let path: String }
-
-        static let definition: Definition<NginxFile> = Definition(path: "\(path: \.path)")
-
-        let pathComponents: PathComponents
-
-        init(_ path: String) { pathComponents = PathComponents(path: path) }
-    }
-
     /// `CurlTransport` decoding what a real server compresses: nginx's gzip (level 6, not the
     /// stored blocks the loopback tests make by hand) of a 6 MB JSON file, over TLS and HTTP/2,
     /// whose frames cut the body where they will. Run with `scripts/nginx.sh run swift test`;
@@ -31,7 +18,7 @@ import Testing
 
         /// The file as nginx stores it, from the path where nothing is compressed.
         private func plain(_ client: EndpointClient) async throws -> Data {
-            let result = try await client.send(NginxFile("records.json"), to: Nginx.Server.https.url).get()
+            let result = try await client.send(FileEndpoint("records.json"), to: Nginx.Server.https.url).get()
             #expect(result.httpResponse.value(forHTTPHeaderField: "Content-Encoding") == nil)
             return result.value
         }
@@ -39,7 +26,7 @@ import Testing
         @Test func aGzipBodyFromNginxOverHTTP2ArrivesDecoded() async throws {
             let client = try client()
             let plain = try await plain(client)
-            let result = try await client.send(NginxFile("gz/records.json"), to: Nginx.Server.https.url).get()
+            let result = try await client.send(FileEndpoint("gz/records.json"), to: Nginx.Server.https.url).get()
             #expect(result.httpResponse.value(forHTTPHeaderField: "Content-Encoding") == "gzip")
             #expect(result.metrics.attempts.first?.connection?.networkProtocol == "h2")
             // Smaller on the wire than the file, and no bomb.
@@ -54,7 +41,7 @@ import Testing
             let client = try client()
             let plain = try await plain(client)
             let stream = try await Loopback.$baseURL.withValue(Nginx.Server.https.url) {
-                try await client.bytes(for: NginxFile("gz/records.json"))
+                try await client.bytes(for: FileEndpoint("gz/records.json"))
             }
             var received = Data()
             for try await chunk in stream {

@@ -25,13 +25,18 @@
         /// 1 MiB decoded is always allowed, whatever the ratio.
         static let allowance = 1 << 20
 
-        /// The codings decoded here whose library loads, in the order they are offered:
-        /// `gzip, deflate, br, zstd` where all load, as Linux's URLSession offers them through
-        /// libcurl.
-        static let offered: [String] = [
+        /// The codings decoded here, by the name a `Content-Encoding` gives them, in the order
+        /// they are offered.
+        private static let codings: [(name: String, coding: Int)] = [
             ("gzip", EP_CODING_GZIP), ("deflate", EP_CODING_DEFLATE), ("br", EP_CODING_BROTLI),
             ("zstd", EP_CODING_ZSTD),
-        ].compactMap { name, coding in ep_decoder_available(Int32(coding)) == 1 ? name : nil }
+        ]
+
+        /// The codings decoded here whose library loads: `gzip, deflate, br, zstd` where all
+        /// load, as Linux's URLSession offers them through libcurl.
+        static let offered: [String] = codings.compactMap {
+            ep_decoder_available(Int32($0.coding)) == 1 ? $0.name : nil
+        }
 
         private let decoder: OpaquePointer
         private let output: UnsafeMutableRawBufferPointer
@@ -48,16 +53,11 @@
         /// exactly one coding decoded here, or its library does not load: that body arrives as it
         /// was sent.
         init?(contentEncoding encoding: String?) {
-            guard let encoding = encoding?.trimmingCharacters(in: .whitespaces).lowercased() else { return nil }
-            let coding: Int
-            switch encoding {
-            case "gzip", "x-gzip": coding = EP_CODING_GZIP
-            case "deflate": coding = EP_CODING_DEFLATE
-            case "br": coding = EP_CODING_BROTLI
-            case "zstd": coding = EP_CODING_ZSTD
-            default: return nil
-            }
-            guard let decoder = ep_decoder_new(Int32(coding)) else { return nil }
+            guard var name = encoding?.trimmingCharacters(in: .whitespaces).lowercased() else { return nil }
+            if name == "x-gzip" { name = "gzip" }
+            guard let coding = Self.codings.first(where: { $0.name == name })?.coding,
+                let decoder = ep_decoder_new(Int32(coding))
+            else { return nil }
             self.decoder = decoder
             output = .allocate(byteCount: 64 * 1024, alignment: 1)
         }
