@@ -176,9 +176,40 @@ private func fetch(_ reply: String, via transport: TestTransport) async throws -
             #expect(String(describing: error).contains("decompression bomb"))
         }
 
+        /// Codings applied one after another (RFC 9110 §8.4) are decoded in turn, the last first,
+        /// as libcurl decodes them for Linux's URLSession; `identity` in the list changes nothing.
+        @Test(arguments: ["gzip, br", "deflate, zstd", "br,gzip", "identity, gzip"], TestTransport.all)
+        func stackedCodingsAreDecodedInTurn(encoding: String, via transport: TestTransport) async throws {
+            let plain = Array((0..<40_000).map { #"{"id":\#($0)},"# }.joined().utf8)
+            var body = plain
+            for coding in encoding.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                body =
+                    switch coding {
+                    case "br": try Compressors.brotli(body)
+                    case "zstd": try Compressors.zstd(body)
+                    case "deflate": CompressedBodies.zlib(body)
+                    case "gzip": CompressedBodies.gzip(body)
+                    default: body
+                    }
+            }
+            let data = try await compressed(body, encoding: encoding, via: transport).get()
+            #expect(data == Data(plain))
+        }
+
+        /// A bomb inside another coding is refused as one alone is: each stage is held to the
+        /// ratio against the bytes received.
+        @Test func aBombInsideAnotherCodingIsRefused() async throws {
+            // The outer gzip is stored blocks, no bomb itself; the inner one would make 258 MB.
+            let bomb = CompressedBodies.gzip(CompressedBodies.gzipBomb(matches: 1_000_000))
+            let error = try #require(try await compressed(bomb, encoding: "gzip, gzip").failure())
+            #expect(error.urlErrorCode == .cannotDecodeContentData, "got \(error)")
+            #expect(String(describing: error).contains("decompression bomb"))
+        }
+
         /// Codings the transport does not decode arrive as they were sent, with their
-        /// `Content-Encoding`.
-        @Test(arguments: ["compress", "x-made-up", "gzip, br"])
+        /// `Content-Encoding`: unknown ones, alone or in a list, and more than five stacked (as
+        /// libcurl allows no more than five since CVE-2023-23916).
+        @Test(arguments: ["compress", "x-made-up", "gzip, compress", "gzip, gzip, gzip, gzip, gzip, gzip"])
         func otherCodingsArriveAsSent(encoding: String) async throws {
             let body = Compressors.zstdRLE(byte: 0, blocks: 64)
             let data = try await compressed(body, encoding: encoding).get()
@@ -198,7 +229,7 @@ private func fetch(_ reply: String, via transport: TestTransport) async throws -
         /// where it stopped, so every byte arrives, in order, whatever the pauses. Random bytes
         /// arrive in many chunks; text that compresses tenfold arrives in few, each decoding to
         /// more than the reader takes, so the decoder still holds output when the transfer ends.
-        @Test(arguments: ["gzip", "br", "zstd"], [false, true])
+        @Test(arguments: ["gzip", "br", "zstd", "gzip, br"], [false, true])
         func aLargeCompressedStreamReadSlowlyArrivesWhole(encoding: String, compressible: Bool) async throws {
             var generator = SystemRandomNumberGenerator()
             let plain =
@@ -206,9 +237,12 @@ private func fetch(_ reply: String, via transport: TestTransport) async throws -
                 ? Array((0..<120_000).map { #"{"id":\#($0),"name":"item \#($0 &* 7919 % 1000)"},"# }.joined().utf8)
                 : (0..<(6 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let encoded =
-                encoding == "br"
-                ? try Compressors.brotli(plain, quality: 1)
-                : encoding == "zstd" ? try Compressors.zstd(plain, level: 1) : CompressedBodies.gzip(plain)
+                switch encoding {
+                case "br": try Compressors.brotli(plain, quality: 1)
+                case "zstd": try Compressors.zstd(plain, level: 1)
+                case "gzip, br": try Compressors.brotli(CompressedBodies.gzip(plain), quality: 1)
+                default: CompressedBodies.gzip(plain)
+                }
             let body = Data(encoded)
             let server = try TestServer()
             defer { server.stop() }

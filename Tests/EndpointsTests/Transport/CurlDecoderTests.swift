@@ -19,8 +19,11 @@ import Testing
             return plain
         }
 
+        /// `plain` in `encoding`; a list (`gzip, br`) is applied in its order, as a server would.
         private static func encoded(_ plain: [UInt8], as encoding: String) throws -> [UInt8] {
-            switch encoding {
+            let codings = encoding.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard codings.count == 1 else { return try codings.reduce(plain) { try encoded($0, as: $1) } }
+            return switch encoding {
             case "br": try Compressors.brotli(plain, quality: 4)
             case "zstd": try Compressors.zstd(plain, level: 3)
             case "deflate": CompressedBodies.zlib(plain)
@@ -66,7 +69,8 @@ import Testing
             return delivered
         }
 
-        @Test(arguments: ["gzip", "gzip members", "deflate", "br", "zstd"])
+        /// Also each stage of a chain: one stage stopping holds back the ones before it.
+        @Test(arguments: ["gzip", "gzip members", "deflate", "br", "zstd", "gzip, br", "br, zstd", "zstd, deflate"])
         func anyCutsAndPausesDecodeToTheWholeBody(encoding: String) throws {
             let seed = UInt64.random(in: 0...UInt64.max)
             var generator = SplitMix64(seed: seed)
