@@ -87,13 +87,15 @@
 
         /// A decoder for `encoding` (the response's `Content-Encoding`), or `nil` when it names
         /// no coding, one not decoded here or whose library does not load, or more than
-        /// ``maximumStages``: that body arrives as it was sent. `identity` entries are skipped.
+        /// ``maximumStages``: that body arrives as it was sent. `identity` and empty entries are
+        /// skipped.
         init?(contentEncoding encoding: String?) {
             guard let encoding else { return nil }
             var names: [String] = []
-            for entry in encoding.split(separator: ",", omittingEmptySubsequences: false) {
+            for entry in encoding.split(separator: ",") {
+                // Empty list elements are ignored (RFC 9110 §5.6.1.2), as `identity` is.
                 let name = entry.trimmingCharacters(in: .whitespaces).lowercased()
-                guard name != "identity" else { continue }
+                guard !name.isEmpty, name != "identity" else { continue }
                 names.append(name == "x-gzip" ? "gzip" : name)
             }
             guard !names.isEmpty, names.count <= Self.maximumStages else { return nil }
