@@ -33,20 +33,98 @@ enum CookieHeader {
 
     /// `request` carrying the cookies `configuration`'s store holds for its URL, as URLSession
     /// adds them to a request it sends itself: only when the configuration's `httpShouldSetCookies`
-    /// and the request's `httpShouldHandleCookies` are on. Cookies already in the request's `Cookie`
-    /// header win over stored ones of the same name.
+    /// is on (see ``withStoredCookies(_:storage:)``).
     static func withStoredCookies(_ request: URLRequest, configuration: URLSessionConfiguration) -> URLRequest {
-        guard configuration.httpShouldSetCookies, request.httpShouldHandleCookies, let url = request.url,
-            let stored = configuration.httpCookieStorage?.cookies(for: url), !stored.isEmpty
+        guard configuration.httpShouldSetCookies, let storage = configuration.httpCookieStorage else { return request }
+        return withStoredCookies(request, storage: storage)
+    }
+
+    /// `request` carrying the cookies `storage` holds for its URL, when the request's
+    /// `httpShouldHandleCookies` is on: those RFC 6265 §5.4 lets it send, unexpired, `Secure` ones
+    /// only over `https` or `wss`, and only where the cookie's path matches the URL's (corelibs'
+    /// store matches the host alone), longer paths first. Cookies already in the request's
+    /// `Cookie` header win over stored ones of the same name.
+    static func withStoredCookies(_ request: URLRequest, storage: HTTPCookieStorage) -> URLRequest {
+        guard request.httpShouldHandleCookies, let url = request.url, let stored = storage.cookies(for: url),
+            !stored.isEmpty
         else { return request }
+        let now = Date()
+        let secure = ["https", "wss"].contains(url.scheme?.lowercased())
+        let path = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? ""
+        let sendable =
+            stored
+            .filter { cookie in
+                (cookie.expiresDate.map { $0 > now } ?? true) && (secure || !cookie.isSecure)
+                    && pathMatches(path.isEmpty ? "/" : path, cookie: cookie.path)
+            }
+            .sorted { $0.path.count > $1.path.count }
+        guard !sendable.isEmpty else { return request }
         var request = request
         let header = merged(
             request.value(forHTTPHeaderField: "Cookie"),
-            with: stored.map { ($0.name, $0.value) },
+            with: sendable.map { ($0.name, $0.value) },
             replacing: false
         )
         request.setValue(header, forHTTPHeaderField: "Cookie")
         return request
+    }
+
+    /// Whether a request for `path` may carry a cookie of path `cookiePath` (RFC 6265 §5.1.4):
+    /// the same path, or one below it.
+    static func pathMatches(_ path: String, cookie cookiePath: String) -> Bool {
+        guard path.hasPrefix(cookiePath) else { return false }
+        return path.count == cookiePath.count || cookiePath.hasSuffix("/")
+            || path.dropFirst(cookiePath.count).first == "/"
+    }
+
+    /// Keeps in `storage` the cookies of `setCookie` (each a `Set-Cookie` field value of a response
+    /// from `url`), as URLSession keeps a response's cookies, following the storage's
+    /// `cookieAcceptPolicy`; nothing when `request` turned `httpShouldHandleCookies` off.
+    static func store(
+        _ setCookie: [String], from url: URL, for request: URLRequest, in storage: HTTPCookieStorage
+    ) {
+        guard request.httpShouldHandleCookies, !setCookie.isEmpty else { return }
+        let now = Date()
+        // One field at a time: joined, the commas of their `Expires` dates would be ambiguous.
+        let cookies = setCookie.flatMap { field in
+            HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": field], for: url).compactMap { cookie in
+                maximumAge(in: field).map { expiring(cookie, at: now.addingTimeInterval($0)) } ?? cookie
+            }
+        }
+        guard !cookies.isEmpty else { return }
+        storage.setCookies(cookies, for: url, mainDocumentURL: nil)
+    }
+
+    /// The `Max-Age` of a `Set-Cookie` field, in seconds (RFC 6265 §5.2.2: the last one; zero or
+    /// less expires the cookie at once), which corelibs' `HTTPCookie` ignores (it reads it for
+    /// version 1 cookies alone, and then skips `Expires`), so that a server could not delete a
+    /// cookie with `Max-Age=0`.
+    static func maximumAge(in field: String) -> TimeInterval? {
+        var found: TimeInterval?
+        for attribute in field.split(separator: ";").dropFirst() {
+            let parts = attribute.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "max-age" else {
+                continue
+            }
+            let value = parts[1].trimmingCharacters(in: .whitespaces)
+            let digits = value.hasPrefix("-") ? value.dropFirst() : Substring(value)
+            guard !digits.isEmpty, digits.allSatisfy({ $0 >= "0" && $0 <= "9" }) else { continue }
+            // Beyond Int, or negative: as far as it goes.
+            let seconds = Int(digits).map(TimeInterval.init) ?? TimeInterval(Int.max)
+            // Expired at once at zero or less; RFC 6265bis caps the rest at 400 days.
+            found = value.hasPrefix("-") || seconds == 0 ? -1 : min(seconds, 400 * 24 * 3600)
+        }
+        return found
+    }
+
+    /// `cookie` expiring at `date`.
+    private static func expiring(_ cookie: HTTPCookie, at date: Date) -> HTTPCookie? {
+        var properties: [HTTPCookiePropertyKey: Any] = [
+            .name: cookie.name, .value: cookie.value, .domain: cookie.domain, .path: cookie.path, .expires: date,
+        ]
+        if cookie.isSecure { properties[.secure] = "TRUE" }
+        if cookie.isHTTPOnly { properties[HTTPCookiePropertyKey("HttpOnly")] = "TRUE" }
+        return HTTPCookie(properties: properties)
     }
 
     /// On Linux, why `request` cannot be sent through `session` as it is: it turned

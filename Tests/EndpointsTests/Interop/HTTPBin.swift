@@ -187,6 +187,31 @@ struct HTTPBinCookies: Endpoint {
     static let definition: Definition<HTTPBinCookies> = Definition(path: "cookies")
 }
 
+/// `GET /cookies/set/flavour/{value}`: httpbin sets the cookie `flavour` and redirects to
+/// `/cookies`, which lists the cookies it got.
+struct HTTPBinSetCookie: Endpoint {
+    typealias Server = HTTPBinServer
+    typealias Response = HTTPBinCookieList
+    struct PathComponents: Sendable { let value: String }
+
+    static let definition: Definition<HTTPBinSetCookie> = Definition(path: "cookies/set/flavour/\(path: \.value)")
+
+    let pathComponents: PathComponents
+}
+
+/// `GET /cookies/delete?flavour`: httpbin expires the cookie (`Max-Age=0` and a past `Expires`)
+/// and redirects to `/cookies`.
+struct HTTPBinDeleteCookie: Endpoint {
+    typealias Server = HTTPBinServer
+    typealias Response = HTTPBinCookieList
+
+    static let definition: Definition<HTTPBinDeleteCookie> = Definition(
+        path: "cookies/delete", parameters: [.queryValue("flavour", value: "")])
+}
+
+/// What `/cookies` answers.
+struct HTTPBinCookieList: Decodable, Sendable { let cookies: [String: String] }
+
 /// `GET /gzip`: a gzip-encoded JSON body.
 struct HTTPBinGzip: Endpoint {
     typealias Server = HTTPBinServer

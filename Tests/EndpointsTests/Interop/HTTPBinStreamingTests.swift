@@ -105,6 +105,21 @@ struct HTTPBinStreamingTests {
         #expect(response.method == "GET")
     }
 
+    #if canImport(FoundationNetworking)
+        /// The libcurl transport with a cookie store keeps the cookie httpbin sets on a redirect,
+        /// sends it on the hop and later, and forgets it when httpbin expires it (`Max-Age=0`,
+        /// which corelibs' `HTTPCookie` alone would not honour).
+        @Test func cookiesAreKeptAndExpiredThroughAStore() async throws {
+            let storage = try #require(URLSessionConfiguration.ephemeral.httpCookieStorage)
+            let client = EndpointClient(transport: try CurlTransport(cookies: storage))
+            let set = try await client.response(with: HTTPBinSetCookie(pathComponents: .init(value: "mint")))
+            #expect(set.cookies == ["flavour": "mint"])
+            let deleted = try await client.response(with: HTTPBinDeleteCookie())
+            #expect(deleted.cookies == [:])
+            #expect(storage.cookies?.isEmpty ?? true)
+        }
+    #endif
+
     @Test(arguments: ["bytes", "range"], TestTransport.all)
     func downloadsHaveTheirLength(_ kind: String, via transport: TestTransport) async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("httpbin-\(UUID().uuidString)")

@@ -168,6 +168,17 @@ struct CurlResponseHead: Sendable {
         return found
     }
 
+    /// The value of each field `name` (any case), in order: for `Set-Cookie`, whose values cannot
+    /// be joined.
+    func values(of name: String) -> [String] {
+        var found: [String] = []
+        forEachField { fieldName, value in
+            guard Self.sameName(fieldName, name.utf8) else { return }
+            found.append(Self.text(of: value))
+        }
+        return found
+    }
+
     /// Whether two field names are the same, ASCII letters in any case. Names are tokens (ASCII),
     /// so this is `caseInsensitiveCompare` without Foundation's Unicode work.
     static func sameName(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {

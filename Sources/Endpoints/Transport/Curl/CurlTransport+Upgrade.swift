@@ -15,7 +15,8 @@
         /// followed (a 3xx is the answer), the per-host limit does not apply (a WebSocket holds
         /// its connection for long), and the request's `timeoutInterval` bounds the connection
         /// and the wait for the answer's head. A non-101 answer's body (an error page) is read up
-        /// to its `Content-Length`, 64 KiB at most.
+        /// to its `Content-Length`, 64 KiB at most. With a cookie store, the handshake carries its
+        /// cookies and the answer's are kept, as for any request.
         func upgrade(
             _ request: URLRequest, context: RequestContext, into sink: UpgradeSink
         ) async throws -> (ResponseBody, HTTPURLResponse) {
@@ -45,11 +46,15 @@
             guard let connectURL = target.url, let handle = CurlHandle() else {
                 throw URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "libcurl could not make a handle."])
             }
-            let head = Self.upgradeHead(request, components: components, secure: secure, settings: engine.settings)
+            let sent = engine.cookies.map { CookieHeader.withStoredCookies(request, storage: $0) } ?? request
+            let head = Self.upgradeHead(sent, components: components, secure: secure, settings: engine.settings)
             let socket = CurlSocket(
                 handle: handle, loop: engine.loop, url: url, request: head, timeout: request.timeoutInterval)
             configure(handle, url: connectURL, timeout: request.timeoutInterval)
             let (answer, rest) = try await socket.open()
+            if let cookies = engine.cookies {
+                CookieHeader.store(answer.values(of: "Set-Cookie"), from: url, for: request, in: cookies)
+            }
             guard let response = answer.response(url: url) else {
                 socket.close()
                 throw URLError(.badServerResponse, userInfo: [NSURLErrorFailingURLErrorKey: url])

@@ -43,8 +43,13 @@
     ///   `no_proxy`).
     /// - **Metrics**: each attempt's ``RequestMetrics/Attempt/connection`` holds libcurl's timings.
     ///
-    /// It has no cookie store and no `URLCache`: use ``CookieAuth`` or your own middleware for
-    /// cookies, and ``HTTPCache`` for caching.
+    /// - **Cookies** are kept only when it is given a store (`cookies:`): then each hop of a
+    ///   request, redirects included, carries the store's cookies for its URL and the cookies of
+    ///   every response are kept, as URLSession does with its configuration's store. Without one
+    ///   (the default, as servers' HTTP clients have none), no cookie is kept or added: a cookie a
+    ///   server sets for one user is never sent for another. ``CookieAuth`` works either way.
+    ///
+    /// It has no `URLCache`: use ``HTTPCache`` for caching.
     ///
     /// libcurl is loaded when the first transport is made; see ``CurlUnavailable``.
     public struct CurlTransport: HTTPTransport {
@@ -62,6 +67,9 @@
         ///
         /// ```swift
         /// let transport = try CurlTransport(maximumRequestsPerHost: 32, tls: try TLSTrust(pinnedPublicKeys: [pin]))
+        ///
+        /// // A client that keeps cookies, shared with URLSession.shared's:
+        /// let browserLike = EndpointClient(transport: try CurlTransport(cookies: .shared))
         /// ```
         ///
         /// - Parameters:
@@ -69,12 +77,19 @@
         ///     the rest wait in order.
         ///   - tls: Which servers to trust and the client certificate to show (see ``TLSTrust``);
         ///     the system's roots when `nil`.
+        ///   - cookies: Where to keep the cookies servers set, and take those each request carries:
+        ///     `.shared` (on Linux, saved to a file as for `URLSession.shared`), or
+        ///     `URLSessionConfiguration.ephemeral.httpCookieStorage` for one in memory. Its
+        ///     `cookieAcceptPolicy` applies; a request whose `httpShouldHandleCookies` is off neither
+        ///     takes nor keeps any. `nil`, the default, keeps none.
         /// - Throws: ``CurlUnavailable`` when libcurl cannot be loaded or is older than 7.68.
-        public init(maximumRequestsPerHost: Int = defaultMaximumRequestsPerHost, tls: TLSTrust? = nil)
-            throws(CurlUnavailable)
-        {
+        public init(
+            maximumRequestsPerHost: Int = defaultMaximumRequestsPerHost, tls: TLSTrust? = nil,
+            cookies: HTTPCookieStorage? = nil
+        ) throws(CurlUnavailable) {
             let library = try CurlLibrary.loaded.get()
-            engine = Engine(library: library, maximumRequestsPerHost: max(1, maximumRequestsPerHost), tls: tls)
+            engine = Engine(
+                library: library, maximumRequestsPerHost: max(1, maximumRequestsPerHost), tls: tls, cookies: cookies)
         }
 
         /// The transport `EndpointClient()` uses on Linux, made once per process; the reason it
@@ -156,12 +171,18 @@
             // What libcurl measured of each hop; the exchange that ends the request reports them all.
             var connections: [RequestMetrics.ConnectionMetrics] = []
             while true {
+                // The store's cookies go on this hop alone: the next one takes its own URL's.
+                let sent = engine.cookies.map { CookieHeader.withStoredCookies(current, storage: $0) } ?? current
                 let exchange = try CurlExchange.make(
-                    current, context: context, mode: mode, loop: engine.loop, settings: engine.settings)
+                    sent, context: context, mode: mode, loop: engine.loop, settings: engine.settings)
                 exchange.earlierConnections = connections
                 let answer = try await exchange.run()
                 if answer.redirectTarget != nil, let connection = exchange.connection {
                     connections.append(connection)
+                }
+                if let cookies = engine.cookies {
+                    CookieHeader.store(
+                        answer.head.values(of: "Set-Cookie"), from: answer.url, for: current, in: cookies)
                 }
                 guard let response = answer.head.response(url: answer.url) else {
                     throw URLError(.badServerResponse, userInfo: [NSURLErrorFailingURLErrorKey: answer.url])
@@ -196,9 +217,11 @@
             let loop: CurlLoop
             let settings: CurlSettings
             let maximumRequestsPerHost: Int
+            let cookies: HTTPCookieStorage?
 
-            init(library: CurlLibrary, maximumRequestsPerHost: Int, tls: TLSTrust?) {
+            init(library: CurlLibrary, maximumRequestsPerHost: Int, tls: TLSTrust?, cookies: HTTPCookieStorage?) {
                 self.maximumRequestsPerHost = maximumRequestsPerHost
+                self.cookies = cookies
                 loop = CurlLoop(maximumRequestsPerHost: maximumRequestsPerHost)
                 // A trust that cannot be set up (its CA file not written) fails each request before
                 // anything is sent; it never falls back to weaker settings.
