@@ -74,7 +74,7 @@
         var requestBody: UnsafeMutableRawBufferPointer?
         /// An upload from a file or a stream.
         var upload: CurlUpload?
-        /// Decodes a gzip or deflate body (see ``CurlDecoder``).
+        /// Decodes a compressed body (see ``CurlDecoder``).
         var decoder: CurlDecoder?
         /// Compressed bytes taken from libcurl but not decoded yet: decoding stopped for the reader.
         var undecoded = Data()
