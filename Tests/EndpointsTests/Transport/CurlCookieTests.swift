@@ -31,6 +31,15 @@ import Testing
         static let definition: Definition<CookieAuthPage> = Definition(path: "auth/page")
     }
 
+    /// `GET /ws/cookies` upgraded: a WebSocket of text.
+    private struct CookieSocket: WebSocketEndpoint {
+        typealias Server = LoopbackServer
+        typealias Response = Void
+        typealias Outgoing = String
+        typealias Incoming = String
+        static let definition: Definition<CookieSocket> = Definition(path: "ws/cookies")
+    }
+
     /// `CurlTransport(cookies:)`: a store makes it keep the cookies servers set and send them back,
     /// on every hop of a redirect, as URLSession does with its configuration's store; without one
     /// it keeps none.
@@ -123,6 +132,24 @@ import Testing
                     middleware: [HeaderMiddleware(name: "Cookie", value: "token=given")])
             }
             #expect(String(decoding: own, as: UTF8.self) == "token=given; other=x")
+        }
+
+        /// A WebSocket's handshake carries the store's cookies too, as any request does.
+        @Test func aWebSocketHandshakeCarriesTheStoresCookies() async throws {
+            let server = try Self.server()
+            defer { server.stop() }
+            server.route("/ws/cookies") { request in
+                .webSocket(request) { _ in [request.header("Cookie") ?? "none"] }
+            }
+            let client = try Self.client(cookies: try Self.ephemeral())
+            _ = try await Self.text(CookiePage("auth", "login"), via: client, server: server)
+            let connection = try await Loopback.$baseURL.withValue(server.baseURL) {
+                try await client.webSocket(CookieSocket())
+            }
+            try await connection.send("which cookie?")
+            var messages = connection.makeAsyncIterator()
+            #expect(try await messages.next() == "session=abc")
+            try connection.close()
         }
 
         /// A store whose policy is `.never` keeps nothing.
