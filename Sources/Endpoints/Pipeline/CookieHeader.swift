@@ -79,16 +79,24 @@ enum CookieHeader {
 
     /// Keeps in `storage` the cookies of `setCookie` (each a `Set-Cookie` field value of a response
     /// from `url`), as URLSession keeps a response's cookies, following the storage's
-    /// `cookieAcceptPolicy`; nothing when `request` turned `httpShouldHandleCookies` off.
+    /// `cookieAcceptPolicy` (and its check that a cookie's domain is the URL's host or one above
+    /// it); nothing when `request` turned `httpShouldHandleCookies` off. A cookie for a whole
+    /// top-level domain is refused.
     static func store(
         _ setCookie: [String], from url: URL, for request: URLRequest, in storage: HTTPCookieStorage
     ) {
         guard request.httpShouldHandleCookies, !setCookie.isEmpty else { return }
         let now = Date()
         // One field at a time: joined, the commas of their `Expires` dates would be ambiguous.
+        let host = url.host?.lowercased()
         let cookies = setCookie.flatMap { field in
-            HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": field], for: url).compactMap { cookie in
-                maximumAge(in: field).map { expiring(cookie, at: now.addingTimeInterval($0)) } ?? cookie
+            HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": field], for: url).compactMap {
+                cookie -> HTTPCookie? in
+                // A domain of one label (`Domain=com`) would reach every host under it: refused,
+                // as curl refuses it (without a public suffix list, the least that can be done).
+                let domain = cookie.domain.hasPrefix(".") ? String(cookie.domain.dropFirst()) : cookie.domain
+                guard domain.contains(".") || domain == host else { return nil }
+                return maximumAge(in: field).map { expiring(cookie, at: now.addingTimeInterval($0)) } ?? cookie
             }
         }
         guard !cookies.isEmpty else { return }

@@ -34,4 +34,16 @@ import Testing
     func otherMaximumAgesAreIgnored(field: String) {
         #expect(CookieHeader.maximumAge(in: field) == nil)
     }
+
+    /// A cookie for a whole top-level domain (`Domain=com`) is refused; one for the domain above
+    /// the host is kept.
+    @Test func aCookieForATopLevelDomainIsRefused() throws {
+        #if canImport(FoundationNetworking)
+            let storage = try #require(URLSessionConfiguration.ephemeral.httpCookieStorage)
+            let url = try #require(URL(string: "http://shop.example.com/"))
+            let fields = ["a=1; Domain=com", "b=2; Domain=.com", "c=3; Domain=example.com", "d=4"]
+            CookieHeader.store(fields, from: url, for: URLRequest(url: url), in: storage)
+            #expect((storage.cookies ?? []).map(\.name).sorted() == ["c", "d"])
+        #endif
+    }
 }

@@ -152,6 +152,23 @@ import Testing
             try connection.close()
         }
 
+        /// A cookie for another domain is not kept; one for the host itself named as its domain is
+        /// (the server is `localhost` here, so that a domain can be named).
+        @Test func cookiesForOtherDomainsAreRefused() async throws {
+            let server = try Self.server(setting: ["mine=1", "other=2; Domain=example.com", "tld=3; Domain=localhost"])
+            defer { server.stop() }
+            let storage = try Self.ephemeral()
+            let client = try Self.client(cookies: storage)
+            var components = try #require(URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false))
+            components.host = "localhost"
+            let local = try #require(components.url)
+            let text = try await Loopback.$baseURL.withValue(local) {
+                String(decoding: try await client.response(with: CookiePage("auth", "login")), as: UTF8.self)
+            }
+            // Both of path `/`: in no order RFC 6265 fixes without their creation times.
+            #expect(text.components(separatedBy: "; ").sorted() == ["mine=1", "tld=3"])
+        }
+
         /// A store whose policy is `.never` keeps nothing.
         @Test func theStoresAcceptPolicyApplies() async throws {
             let server = try Self.server()
