@@ -81,15 +81,17 @@ enum CookieHeader {
     /// from `url`), as URLSession keeps a response's cookies, following the storage's
     /// `cookieAcceptPolicy` (and its check that a cookie's domain is the URL's host or one above
     /// it); nothing when `request` turned `httpShouldHandleCookies` off. A cookie for a whole
-    /// top-level domain is refused.
+    /// top-level domain is refused, and fields past ``maximumCookiesPerResponse`` are ignored.
     static func store(
         _ setCookie: [String], from url: URL, for request: URLRequest, in storage: HTTPCookieStorage
     ) {
         guard request.httpShouldHandleCookies, !setCookie.isEmpty else { return }
         let now = Date()
-        // One field at a time: joined, the commas of their `Expires` dates would be ambiguous.
         let host = url.host?.lowercased()
-        let cookies = setCookie.flatMap { field in
+        // One field at a time: joined, the commas of their `Expires` dates would be ambiguous. At
+        // most 50: corelibs' store sweeps every cookie it holds for each one it takes (and
+        // `.shared` writes its file each time), so a response of thousands would cost seconds.
+        let cookies = setCookie.prefix(maximumCookiesPerResponse).flatMap { field in
             HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": field], for: url).compactMap {
                 cookie -> HTTPCookie? in
                 // A domain of one label (`Domain=com`) would reach every host under it: refused,
@@ -102,6 +104,11 @@ enum CookieHeader {
         guard !cookies.isEmpty else { return }
         storage.setCookies(cookies, for: url, mainDocumentURL: nil)
     }
+
+    /// 50: the `Set-Cookie` fields of one response a store takes; the rest are ignored. RFC 6265
+    /// §6.1 asks a client to keep at least 50 cookies per domain, and a server needs far fewer in
+    /// one answer.
+    static let maximumCookiesPerResponse = 50
 
     /// The `Max-Age` of a `Set-Cookie` field, in seconds (RFC 6265 §5.2.2: the last one; zero or
     /// less expires the cookie at once), which corelibs' `HTTPCookie` ignores (it reads it for

@@ -169,6 +169,18 @@ import Testing
             #expect(text.components(separatedBy: "; ").sorted() == ["mine=1", "tld=3"])
         }
 
+        /// A response with thousands of `Set-Cookie` fields gives the store its first 50 alone.
+        @Test func aStoreTakesFiftyCookiesOfOneResponse() async throws {
+            let server = try Self.server(setting: (0..<2_000).map { "c\($0)=\($0)" })
+            defer { server.stop() }
+            let storage = try Self.ephemeral()
+            let client = try Self.client(cookies: storage)
+            _ = try await Self.text(CookiePage("auth", "login"), via: client, server: server)
+            let numbers = (storage.cookies ?? []).compactMap { Int($0.name.dropFirst()) }
+            #expect(numbers.count == 50, "the store took \(numbers.count)")
+            #expect(numbers.allSatisfy { $0 < 50 })
+        }
+
         /// A store whose policy is `.never` keeps nothing.
         @Test func theStoresAcceptPolicyApplies() async throws {
             let server = try Self.server()
