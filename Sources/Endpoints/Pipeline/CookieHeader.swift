@@ -92,13 +92,17 @@ enum CookieHeader {
         // most 50: corelibs' store sweeps every cookie it holds for each one it takes (and
         // `.shared` writes its file each time), so a response of thousands would cost seconds.
         let cookies = setCookie.prefix(maximumCookiesPerResponse).flatMap { field in
-            HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": field], for: url).compactMap {
-                cookie -> HTTPCookie? in
+            let parsed = HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": field], for: url)
+            // A field folding several cookies (corelibs splits it at commas) keeps corelibs' reading:
+            // its `Max-Age` could be any one's.
+            let maximumAge = parsed.count == 1 ? maximumAge(in: field) : nil
+            return parsed.compactMap { cookie -> HTTPCookie? in
                 // A domain of one label (`Domain=com`) would reach every host under it: refused,
                 // as curl refuses it (without a public suffix list, the least that can be done).
                 let domain = cookie.domain.hasPrefix(".") ? String(cookie.domain.dropFirst()) : cookie.domain
                 guard domain.contains(".") || domain == host else { return nil }
-                return maximumAge(in: field).map { expiring(cookie, at: now.addingTimeInterval($0)) } ?? cookie
+                guard let maximumAge else { return cookie }
+                return expiring(cookie, at: now.addingTimeInterval(maximumAge))
             }
         }
         guard !cookies.isEmpty else { return }

@@ -46,4 +46,15 @@ import Testing
             #expect((storage.cookies ?? []).map(\.name).sorted() == ["c", "d"])
         #endif
     }
+
+    /// A field that folds two cookies keeps corelibs' reading of it: its `Max-Age` is not taken
+    /// for both.
+    @Test func aFoldedFieldsMaximumAgeIsNotSpreadToEachCookie() throws {
+        #if canImport(FoundationNetworking)
+            let storage = try #require(URLSessionConfiguration.ephemeral.httpCookieStorage)
+            let url = try #require(URL(string: "http://example.com/"))
+            CookieHeader.store(["kept=1", "a=1, b=2; Max-Age=0"], from: url, for: URLRequest(url: url), in: storage)
+            #expect((storage.cookies ?? []).map(\.name).sorted() == ["a", "b", "kept"])
+        #endif
+    }
 }
