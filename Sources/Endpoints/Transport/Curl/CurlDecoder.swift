@@ -73,8 +73,8 @@
 
         /// In decoding order: the coding applied last comes first.
         private let stages: [Stage]
-        private(set) var compressedBytes = 0
-        var decodedBytes: Int { stages[stages.count - 1].producedBytes }
+        /// What the first stage took of the body, which every stage's output is held to.
+        private var compressedBytes = 0
         /// The decoded stream ended; bytes after it are ignored.
         var ended: Bool { stages[stages.count - 1].ended }
         /// Output is waiting somewhere in the chain (a decoder that filled its output, or a

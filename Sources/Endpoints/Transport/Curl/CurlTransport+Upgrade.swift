@@ -46,15 +46,13 @@
             guard let connectURL = target.url, let handle = CurlHandle() else {
                 throw URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "libcurl could not make a handle."])
             }
-            let sent = engine.cookies.map { CookieHeader.withStoredCookies(request, storage: $0) } ?? request
+            let sent = engine.withStoredCookies(request)
             let head = Self.upgradeHead(sent, components: components, secure: secure, settings: engine.settings)
             let socket = CurlSocket(
                 handle: handle, loop: engine.loop, url: url, request: head, timeout: request.timeoutInterval)
             configure(handle, url: connectURL, timeout: request.timeoutInterval)
             let (answer, rest) = try await socket.open()
-            if let cookies = engine.cookies {
-                CookieHeader.store(answer.values(of: "Set-Cookie"), from: url, for: request, in: cookies)
-            }
+            engine.keepCookies(of: answer, from: url, for: request)
             guard let response = answer.response(url: url) else {
                 socket.close()
                 throw URLError(.badServerResponse, userInfo: [NSURLErrorFailingURLErrorKey: url])

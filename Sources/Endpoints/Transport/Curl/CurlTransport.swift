@@ -173,7 +173,7 @@
             var connections: [RequestMetrics.ConnectionMetrics] = []
             while true {
                 // The store's cookies go on this hop alone: the next one takes its own URL's.
-                let sent = engine.cookies.map { CookieHeader.withStoredCookies(current, storage: $0) } ?? current
+                let sent = engine.withStoredCookies(current)
                 let exchange = try CurlExchange.make(
                     sent, context: context, mode: mode, loop: engine.loop, settings: engine.settings)
                 exchange.earlierConnections = connections
@@ -181,10 +181,7 @@
                 if answer.redirectTarget != nil, let connection = exchange.connection {
                     connections.append(connection)
                 }
-                if let cookies = engine.cookies {
-                    CookieHeader.store(
-                        answer.head.values(of: "Set-Cookie"), from: answer.url, for: current, in: cookies)
-                }
+                engine.keepCookies(of: answer.head, from: answer.url, for: current)
                 guard let response = answer.head.response(url: answer.url) else {
                     throw URLError(.badServerResponse, userInfo: [NSURLErrorFailingURLErrorKey: answer.url])
                 }
@@ -237,6 +234,18 @@
             }
 
             deinit { loop.close() }
+
+            /// `request` with the cookie store's cookies for its URL; as it is without a store.
+            func withStoredCookies(_ request: URLRequest) -> URLRequest {
+                cookies.map { CookieHeader.withStoredCookies(request, storage: $0) } ?? request
+            }
+
+            /// Keeps the `Set-Cookie` fields of `head` (an answer from `url` to `request`) in the
+            /// cookie store, if there is one.
+            func keepCookies(of head: CurlResponseHead, from url: URL, for request: URLRequest) {
+                guard let cookies else { return }
+                CookieHeader.store(head.values(of: "Set-Cookie"), from: url, for: request, in: cookies)
+            }
         }
     }
 #endif
