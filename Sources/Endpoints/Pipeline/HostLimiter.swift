@@ -217,6 +217,35 @@ enum HostLimiter {
         }
     }
 
+    /// Waits for one of the host's slots under `limit` (a credential refresh takes none), then
+    /// gives the request to send, with its credentials brought up to date when it waited and they
+    /// changed meanwhile, and the admission to release once the response head is in (or the send
+    /// failed), saying whether the host answered. What every transport with a per-host limit calls
+    /// before it sends.
+    ///
+    /// Inlined, so that a request admitted at once makes no async call: only one that queues awaits.
+    @inline(__always)
+    static func admit(
+        _ request: URLRequest, limit: Limit?, context: RequestContext
+    ) async throws -> (URLRequest, Admission) {
+        let admission = try await admit(
+            request, limit: limit, bypass: context.isCredentialRefresh, recorder: context.recorder)
+        guard admission.waited else { return (request, admission) }
+        // A slot freed as the task was cancelled is handed on at once: a cancelled request is never sent.
+        if Task.isCancelled {
+            admission.release(answered: false)
+            throw CancellationError()
+        }
+        guard let updated = context.currentCredentials?(request) else { return (request, admission) }
+        do {
+            try HeaderValidation.validate(updated)
+        } catch {
+            admission.release(answered: false)
+            throw error
+        }
+        return (updated, admission)
+    }
+
     /// What ``admitNow(_:limit:bypass:)`` decided.
     private enum Decision {
         case admitted(Admission)

@@ -137,28 +137,14 @@
             }
         }
 
-        /// Waits for one of the host's slots (a credential refresh takes none), then gives the
-        /// request to send, its credentials brought up to date when it waited and they changed.
+        /// Waits for one of the host's slots, then gives the request to send (its credentials
+        /// brought up to date when it waited) and the admission to release.
         private func admit(
             _ request: URLRequest, context: RequestContext
         ) async throws -> (URLRequest, HostLimiter.Admission) {
             let limit = HostLimiter.Limit(
                 pool: engine.loop, maximumPerHost: engine.maximumRequestsPerHost, adaptsToLatency: false)
-            let admission = try await HostLimiter.admit(
-                request, limit: limit, bypass: context.isCredentialRefresh, recorder: context.recorder)
-            guard admission.waited else { return (request, admission) }
-            if Task.isCancelled {
-                admission.release(answered: false)
-                throw CancellationError()
-            }
-            guard let updated = context.currentCredentials?(request) else { return (request, admission) }
-            do {
-                try HeaderValidation.validate(updated)
-            } catch {
-                admission.release(answered: false)
-                throw error
-            }
-            return (updated, admission)
+            return try await HostLimiter.admit(request, limit: limit, context: context)
         }
 
         /// Sends `request`, following redirects by the library's policy: the final answer with
