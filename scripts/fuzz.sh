@@ -23,6 +23,7 @@ targets=(
     FuzzCURL
     FuzzSSE
     FuzzJSONLines
+    FuzzResponse
 )
 
 runs=1000000
