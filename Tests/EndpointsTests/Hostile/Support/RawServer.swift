@@ -23,6 +23,8 @@ final class RawServer: Sendable {
     private let listener: Int32
     /// Request heads received, in order.
     let heads = Shared<[String]>([])
+    /// Set by ``stop()``: the accept loop ends.
+    private let stopped = Shared(false)
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
@@ -57,12 +59,21 @@ final class RawServer: Sendable {
         listener = fd
         port = UInt16(bigEndian: actual.sin_port)
         let heads = heads
+        let stopped = stopped
+        // The thread owns the listener and closes it when it leaves: closed by `stop()` while the
+        // thread was serving, its number could go to the next test's server, whose connections
+        // this thread would then accept and answer with this server's bytes.
         let thread = Thread {
             while true {
                 let connection = accept(fd, nil, nil)
-                guard connection >= 0 else { return }
+                guard connection >= 0 else { break }
+                guard !stopped.value else {
+                    close(connection)
+                    break
+                }
                 RawServer.serve(connection, bytes: bytes, heads: heads)
             }
+            close(fd)
         }
         thread.start()
     }
@@ -90,14 +101,15 @@ final class RawServer: Sendable {
         close(connection)
     }
 
-    /// Stops accepting connections.
+    /// Stops accepting connections: a waiting `accept` fails at once, and the accept loop closes
+    /// the listener once it is out of the connection it may be serving.
     func stop() {
+        stopped.value = true
         #if canImport(Darwin)
             shutdown(listener, SHUT_RDWR)
         #else
             shutdown(listener, Int32(SHUT_RDWR))
         #endif
-        close(listener)
     }
 }
 
