@@ -13,8 +13,9 @@ import FuzzSupport
 //   with the reader falling behind at random (as the transport pauses and resumes), it gives the
 //   same bytes (the shorter of the two outputs, when either fails, is a prefix of the longer), and
 //   never more than the bomb limit allows.
-// - `Location` resolution, `Cache-Control` and a cookie's `Max-Age`: no crash, and what they give
-//   is well formed (an http(s) target keeps its scheme, a maximum age is not NaN).
+// - `Location` resolution, `Cache-Control`, `Link`, and a `Set-Cookie` field kept in a store and
+//   sent back: no crash, and what they give is well formed (a target has a scheme, a maximum age
+//   is not NaN, a `Cookie` header holds no CR, LF or NUL).
 @testable import Endpoints
 
 #if canImport(FoundationNetworking)
@@ -163,7 +164,23 @@ func checkFields(_ text: String) {
         require(!age.isNaN && age <= 400 * 24 * 3600, "Max-Age \(age) from \(text.debugDescription)")
     }
     _ = WebLink.parse(text, relativeTo: base)
+    #if canImport(FoundationNetworking)
+        // A `Set-Cookie` field, through corelibs' parser into a store and back out: what goes out
+        // in a `Cookie` header holds no CR, LF or NUL.
+        let request = URLRequest(url: base)
+        CookieHeader.store([text], from: base, for: request, in: cookies)
+        if let header = CookieHeader.withStoredCookies(request, storage: cookies).value(forHTTPHeaderField: "Cookie") {
+            require(
+                !header.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }, "Cookie \(header.debugDescription)")
+        }
+        for cookie in cookies.cookies ?? [] { cookies.deleteCookie(cookie) }
+    #endif
 }
+
+#if canImport(FoundationNetworking)
+    /// A store in memory, emptied after each input.
+    let cookies = URLSessionConfiguration.ephemeral.httpCookieStorage!
+#endif
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {

@@ -81,7 +81,8 @@ enum CookieHeader {
     /// from `url`), as URLSession keeps a response's cookies, following the storage's
     /// `cookieAcceptPolicy` (and its check that a cookie's domain is the URL's host or one above
     /// it); nothing when `request` turned `httpShouldHandleCookies` off. A cookie for a whole
-    /// top-level domain is refused, and fields past ``maximumCookiesPerResponse`` are ignored.
+    /// top-level domain is refused, fields past ``maximumCookiesPerResponse`` are ignored, and so is
+    /// a field corelibs' parser would trap on (see ``corelibsReadsSafely(_:)``).
     static func store(
         _ setCookie: [String], from url: URL, for request: URLRequest, in storage: HTTPCookieStorage
     ) {
@@ -91,7 +92,7 @@ enum CookieHeader {
         // One field at a time: joined, the commas of their `Expires` dates would be ambiguous. At
         // most 50: corelibs' store sweeps every cookie it holds for each one it takes (and
         // `.shared` writes its file each time), so a response of thousands would cost seconds.
-        let cookies = setCookie.prefix(maximumCookiesPerResponse).flatMap { field in
+        let cookies = setCookie.prefix(maximumCookiesPerResponse).filter(corelibsReadsSafely).flatMap { field in
             let parsed = HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": field], for: url)
             // A field folding several cookies (corelibs splits it at commas) keeps corelibs' reading:
             // its `Max-Age` could be any one's.
@@ -107,6 +108,30 @@ enum CookieHeader {
         }
         guard !cookies.isEmpty else { return }
         storage.setCookies(cookies, for: url, mainDocumentURL: nil)
+    }
+
+    /// Whether corelibs' `HTTPCookie` parser can read `field` without stopping the process: only
+    /// when every name before an `=` (the cookie's, each attribute's, and those after a comma,
+    /// where it may start another cookie) is ASCII, as RFC 6265 §4.1.1 has it (a token). corelibs
+    /// (6.3) finds a value by the UTF-16 offset of its `=` counted in characters, so a name with
+    /// an emoji or a combining mark loses the value (`😀=1`) or indexes past the end and traps
+    /// (`😀😀=1`). Such a field is ignored, as a browser ignores a cookie it cannot parse.
+    static func corelibsReadsSafely(_ field: String) -> Bool {
+        var nameIsASCII = true
+        var inName = true
+        for scalar in field.unicodeScalars {
+            switch scalar {
+            case ";", ",":
+                inName = true
+                nameIsASCII = true
+            case "=" where inName:
+                guard nameIsASCII else { return false }
+                inName = false
+            default:
+                if inName, !scalar.isASCII { nameIsASCII = false }
+            }
+        }
+        return true
     }
 
     /// 50: the `Set-Cookie` fields of one response a store takes; the rest are ignored. RFC 6265

@@ -202,5 +202,24 @@ private func fetch(
                 exit(EXIT_SUCCESS)
             }
         }
+
+        /// A `Set-Cookie` whose name is two emoji stops a process that receives it through a Linux
+        /// URLSession whose configuration stores cookies, as `URLSession.shared`'s does: corelibs'
+        /// cookie parser (6.3) indexes past the end of the field and traps, before the answer
+        /// reaches anyone. `CurlTransport` never hands such a field to that parser (see
+        /// `CurlCookieTests`). As above, a child process shows it, to be turned around once
+        /// corelibs is fixed.
+        @Test func aCookieNamedWithTwoEmojiCrashesTheProcessOnLinuxURLSessionShared() async {
+            await #expect(processExitsWith: .failure) {
+                let server = try? RawServer(
+                    reply: "HTTP/1.1 200 OK\r\nSet-Cookie: \u{1F600}\u{1F600}=1\r\nContent-Length: 2\r\n\r\nok")
+                guard let server else { exit(EXIT_SUCCESS) }
+                let client = EndpointClient(session: .shared)
+                _ = try? await Loopback.$baseURL.withValue(server.url) {
+                    try await client.response(with: RawBytesEndpoint())
+                }
+                exit(EXIT_SUCCESS)
+            }
+        }
     #endif
 }

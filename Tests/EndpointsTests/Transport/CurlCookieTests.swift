@@ -181,6 +181,21 @@ import Testing
             #expect(numbers.allSatisfy { $0 < 50 })
         }
 
+        /// A cookie whose name corelibs' parser miscounts (an emoji, a combining mark) is ignored,
+        /// where handing it to that parser would stop the process (`😀😀=1`) or lose its value
+        /// (`😀=1`); the response's other cookies are kept.
+        @Test func aCookieNameCorelibsWouldTrapOnIsIgnored() async throws {
+            let server = try Self.server(setting: [
+                "\u{1F600}\u{1F600}=1", "kept=1", "\u{1F600}=2", "e\u{301}\u{301}=3", "x=4; \u{1F1FA}\u{1F1F8}=5",
+                "y=6, \u{1F600}\u{1F600}=7",
+            ])
+            defer { server.stop() }
+            let storage = try Self.ephemeral()
+            let client = try Self.client(cookies: storage)
+            #expect(try await Self.text(CookiePage("auth", "login"), via: client, server: server) == "kept=1")
+            #expect((storage.cookies ?? []).map(\.name) == ["kept"])
+        }
+
         /// A store whose policy is `.never` keeps nothing.
         @Test func theStoresAcceptPolicyApplies() async throws {
             let server = try Self.server()
