@@ -112,23 +112,25 @@ enum CookieHeader {
 
     /// Whether corelibs' `HTTPCookie` parser can read `field` without stopping the process: only
     /// when every name before an `=` (the cookie's, each attribute's, and those after a comma,
-    /// where it may start another cookie) is ASCII, as RFC 6265 §4.1.1 has it (a token). corelibs
-    /// (6.3) finds a value by the UTF-16 offset of its `=` counted in characters, so a name with
-    /// an emoji or a combining mark loses the value (`😀=1`) or indexes past the end and traps
-    /// (`😀😀=1`). Such a field is ignored, as a browser ignores a cookie it cannot parse.
+    /// where it may start another cookie) is ASCII without CR, as RFC 6265 §4.1.1 has it (a
+    /// token). corelibs (6.3) finds a value by the UTF-16 offset of its `=` counted in characters,
+    /// so a name with an emoji or a combining mark loses the value (`😀=1`) or indexes past the
+    /// end and traps (`😀😀=1`). Such a field is ignored, as a browser ignores a cookie it cannot
+    /// parse.
     static func corelibsReadsSafely(_ field: String) -> Bool {
-        var nameIsASCII = true
+        var nameIsSafe = true
         var inName = true
         for scalar in field.unicodeScalars {
             switch scalar {
             case ";", ",":
                 inName = true
-                nameIsASCII = true
+                nameIsSafe = true
             case "=" where inName:
-                guard nameIsASCII else { return false }
+                guard nameIsSafe else { return false }
                 inName = false
             default:
-                if inName, !scalar.isASCII { nameIsASCII = false }
+                // CR LF is one character too (no field a transport reads holds one).
+                if inName, !scalar.isASCII || scalar == "\r" { nameIsSafe = false }
             }
         }
         return true

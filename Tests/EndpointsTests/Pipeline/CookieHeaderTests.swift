@@ -40,6 +40,7 @@ import Testing
             ("a=b; Expires=Wed, 21 Oct 2015 07:28:00 GMT", true),
             ("\u{1F600}\u{1F600}=1", false), ("\u{1F600}=1", false), ("e\u{301}=1", false), ("caf\u{E9}=1", false),
             ("a=1; \u{1F1FA}\u{1F1F8}=2", false), ("a=1, \u{1F600}\u{1F600}=2", false), (" \u{A0}a=1", false),
+            ("a\r\n=1", false),
         ] as [(String, Bool)])
     func fieldsCorelibsCanReadAreTold(field: String, safe: Bool) {
         #expect(CookieHeader.corelibsReadsSafely(field) == safe)
