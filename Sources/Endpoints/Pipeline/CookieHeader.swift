@@ -111,9 +111,10 @@ enum CookieHeader {
     }
 
     /// Whether corelibs' `HTTPCookie` parser can read `field` without stopping the process: only
-    /// when every name before an `=` (the cookie's, each attribute's, and those after a comma,
-    /// where it may start another cookie) is ASCII without CR, as RFC 6265 §4.1.1 has it (a
-    /// token). corelibs (6.3) finds a value by the UTF-16 offset of its `=` counted in characters,
+    /// when every name before an `=` (the cookie's and each attribute's) is ASCII without CR, as
+    /// RFC 6265 §4.1.1 has it (a token). (corelibs starts another cookie at a comma only before an
+    /// ASCII token and an `=`, so a comma starts no name here: text before the first `=` that
+    /// holds one is all one name to check.) corelibs (6.3) finds a value by the UTF-16 offset of its `=` counted in characters,
     /// so a name with an emoji or a combining mark loses the value (`😀=1`) or indexes past the
     /// end and traps (`😀😀=1`). Such a field is ignored, as a browser ignores a cookie it cannot
     /// parse.
@@ -122,7 +123,7 @@ enum CookieHeader {
         var inName = true
         for scalar in field.unicodeScalars {
             switch scalar {
-            case ";", ",":
+            case ";":
                 inName = true
                 nameIsSafe = true
             case "=" where inName:
