@@ -43,7 +43,8 @@ enum CookieHeader {
     /// `httpShouldHandleCookies` is on: those RFC 6265 §5.4 lets it send, unexpired, `Secure` ones
     /// only over `https` or `wss`, and only where the cookie's path matches the URL's (corelibs'
     /// store matches the host alone), longer paths first. Cookies already in the request's
-    /// `Cookie` header win over stored ones of the same name.
+    /// `Cookie` header win over stored ones of the same name. A stored cookie holding CR, LF or
+    /// NUL (which no response can set, but an app can store) is never sent.
     static func withStoredCookies(_ request: URLRequest, storage: HTTPCookieStorage) -> URLRequest {
         guard request.httpShouldHandleCookies, let url = request.url, let stored = storage.cookies(for: url),
             !stored.isEmpty
@@ -56,6 +57,9 @@ enum CookieHeader {
             .filter { cookie in
                 (cookie.expiresDate.map { $0 > now } ?? true) && (secure || !cookie.isSecure)
                     && pathMatches(path.isEmpty ? "/" : path, cookie: cookie.path)
+                    // Added after the request's headers were checked: a cookie the app stored
+                    // with CR, LF or NUL would split the request.
+                    && HTTPToken.isValidFieldValue(cookie.name) && HTTPToken.isValidFieldValue(cookie.value)
             }
             .sorted { $0.path.count > $1.path.count }
         guard !sendable.isEmpty else { return request }

@@ -117,6 +117,23 @@ import Testing
             #expect(apiary == "site=1")
         }
 
+        /// A cookie the app stored with CR, LF or NUL in it is never sent: it was added after the
+        /// request's headers were checked, and would split the request.
+        @Test func aStoredCookieThatWouldSplitTheRequestIsNotSent() async throws {
+            let server = try Self.server()
+            defer { server.stop() }
+            let storage = try Self.ephemeral()
+            let url = server.baseURL.appendingPathComponent("web/page")
+            for (name, value) in [("clean", "1"), ("split", "2\r\nX-Injected: 1"), ("nul", "3\u{0}")] {
+                let cookie = try #require(
+                    HTTPCookie(properties: [.name: name, .value: value, .domain: url.host!, .path: "/"]))
+                storage.setCookie(cookie)
+            }
+            #expect(storage.cookies?.count == 3)
+            let client = try Self.client(cookies: storage)
+            #expect(try await Self.text(CookiePage("web", "page"), via: client, server: server) == "clean=1")
+        }
+
         /// A request's own `Cookie` pairs win over stored ones of the same name; a request that
         /// turned cookie handling off (``CookieAuth`` does) gets no stored cookie and keeps none.
         @Test func aRequestsOwnCookiesWin() async throws {
