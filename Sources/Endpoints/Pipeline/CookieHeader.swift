@@ -115,27 +115,34 @@ enum CookieHeader {
     }
 
     /// Whether corelibs' `HTTPCookie` parser can read `field` without stopping the process: only
-    /// when every name before an `=` (the cookie's and each attribute's) is ASCII without CR, as
-    /// RFC 6265 §4.1.1 has it (a token). (corelibs starts another cookie at a comma only before an
-    /// ASCII token and an `=`, so a comma starts no name here: text before the first `=` that
-    /// holds one is all one name to check.) corelibs (6.3) finds a value by the UTF-16 offset of its `=` counted in characters,
-    /// so a name with an emoji or a combining mark loses the value (`😀=1`) or indexes past the
-    /// end and traps (`😀😀=1`). Such a field is ignored, as a browser ignores a cookie it cannot
-    /// parse.
+    /// when, in the cookie and in each attribute, the text before the first `=` is ASCII without
+    /// CR and so is the character after it, as RFC 6265 §4.1.1 has it (a name is a token, a value
+    /// ASCII). corelibs (6.3) finds a value by the UTF-16 offset of its `=` counted in characters,
+    /// so an emoji or a combining mark there loses the value (`😀=1`) or indexes past the end and
+    /// traps (`😀😀=1`, and `=\u{340}=`, whose `=` and combining mark are one character). Such a
+    /// field is ignored, as a browser ignores a cookie it cannot parse. (corelibs starts another
+    /// cookie at a comma only before an ASCII token and an `=`, so a comma starts nothing here.)
     static func corelibsReadsSafely(_ field: String) -> Bool {
-        var nameIsSafe = true
         var inName = true
+        var nameIsPlain = true
+        var afterEquals = false
         for scalar in field.unicodeScalars {
+            // CR LF is one character too (no field a transport reads holds one).
+            let plain = scalar.isASCII && scalar != "\r"
+            if afterEquals {
+                guard plain else { return false }
+                afterEquals = false
+            }
             switch scalar {
             case ";":
                 inName = true
-                nameIsSafe = true
+                nameIsPlain = true
             case "=" where inName:
-                guard nameIsSafe else { return false }
+                guard nameIsPlain else { return false }
                 inName = false
+                afterEquals = true
             default:
-                // CR LF is one character too (no field a transport reads holds one).
-                if inName, !scalar.isASCII || scalar == "\r" { nameIsSafe = false }
+                if inName, !plain { nameIsPlain = false }
             }
         }
         return true
