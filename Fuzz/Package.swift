@@ -8,7 +8,7 @@ import PackageDescription
 /// One executable per fuzz target; scripts/fuzz.sh lists them in the same order.
 let targets = [
     "FuzzPathSegment", "FuzzQueryForm", "FuzzMultipart", "FuzzHeaders", "FuzzRetryAfter", "FuzzCURL",
-    "FuzzSSE", "FuzzJSONLines", "FuzzResponse",
+    "FuzzSSE", "FuzzJSONLines", "FuzzResponse", "FuzzWebSocket",
 ]
 
 let package = Package(

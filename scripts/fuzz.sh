@@ -24,6 +24,7 @@ targets=(
     FuzzSSE
     FuzzJSONLines
     FuzzResponse
+    FuzzWebSocket
 )
 
 runs=1000000
