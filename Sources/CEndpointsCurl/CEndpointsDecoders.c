@@ -124,12 +124,23 @@ int ep_decoder_available(int coding) {
     }
 }
 
+// The most bytes of a "deflate" body the zlib inflater may take before it refuses them for the
+// body to be read as raw deflate instead.
+#define EP_DEFLATE_PROBE 256
+
 struct ep_decoder {
     int coding;
     int started;  // whether any output came, so a deflate stream is known to be zlib-wrapped
     int member_ended;  // a gzip member ended: another may follow (RFC 1952 §2.2)
     z_stream stream;
     void *state;  // brotli's or zstd's
+    // A deflate body not yet known to be zlib-wrapped: the bytes the zlib inflater took so far
+    // (earlier calls' input), replayed into a raw inflater if it refuses what follows, so that a
+    // body reads the same however its bytes are split.
+    unsigned char probe[EP_DEFLATE_PROBE];
+    size_t probe_length;
+    int raw;  // read as raw deflate: the probe's bytes go in first, up to `replayed`
+    size_t replayed;
 };
 
 // Z_OK, Z_STREAM_END, Z_BUF_ERROR, Z_NO_FLUSH
@@ -174,41 +185,70 @@ ep_decoder *ep_decoder_new(int coding) {
     return decoder;
 }
 
-static int inflate_zlib(ep_decoder *decoder, const void *input, size_t input_length, size_t *consumed,
-                        void *output, size_t output_length, size_t *produced) {
-    z_stream *stream = &decoder->stream;
-    if (decoder->member_ended) {
-        // A gzip body may be several members, one after another, as `cat a.gz b.gz` makes them:
-        // another member starts with its magic (1f 8b), checked by inflate; anything else (zero
-        // padding, say) ends the body and is dropped.
-        *consumed = 0;
-        *produced = 0;
-        if (input_length == 0) return EP_DECODE_OK;
-        if (*(const unsigned char *)input != 0x1f) return EP_DECODE_END;
-        if (zlib.reset(stream) != EP_Z_OK) return EP_DECODE_ERROR;
-        decoder->member_ended = 0;
-    }
-    stream->next_in = input;
+// Inflates what `input` holds into `output`: how much of each it used, and zlib's code.
+static int inflate_some(z_stream *stream, const void *input, size_t input_length, void *output,
+                        size_t output_length, size_t *used, size_t *made) {
+    stream->next_in = (void *)input;
     stream->avail_in = (unsigned int)(input_length > 0x7fffffff ? 0x7fffffff : input_length);
     stream->next_out = output;
     stream->avail_out = (unsigned int)(output_length > 0x7fffffff ? 0x7fffffff : output_length);
     size_t in_before = stream->avail_in, out_before = stream->avail_out;
     int code = zlib.inflate(stream, EP_Z_NO_FLUSH);
-    if (code != EP_Z_OK && code != EP_Z_STREAM_END && code != EP_Z_BUF_ERROR &&
-        decoder->coding == EP_CODING_DEFLATE && !decoder->started && stream->total_in <= in_before) {
-        // Not a zlib stream: a raw deflate stream, as some servers send for "deflate".
-        zlib.end(stream);
-        if (!begin(decoder, -15)) return EP_DECODE_ERROR;
-        decoder->started = 1;
-        stream->next_in = input;
-        stream->avail_in = (unsigned int)in_before;
-        stream->next_out = output;
-        stream->avail_out = (unsigned int)out_before;
-        code = zlib.inflate(stream, EP_Z_NO_FLUSH);
+    *used = in_before - stream->avail_in;
+    *made = out_before - stream->avail_out;
+    return code;
+}
+
+static int inflate_zlib(ep_decoder *decoder, const void *input, size_t input_length, size_t *consumed,
+                        void *output, size_t output_length, size_t *produced) {
+    z_stream *stream = &decoder->stream;
+    *consumed = 0;
+    *produced = 0;
+    if (decoder->member_ended) {
+        // A gzip body may be several members, one after another, as `cat a.gz b.gz` makes them:
+        // another member starts with its magic (1f 8b), checked by inflate; anything else (zero
+        // padding, say) ends the body and is dropped.
+        if (input_length == 0) return EP_DECODE_OK;
+        if (*(const unsigned char *)input != 0x1f) return EP_DECODE_END;
+        if (zlib.reset(stream) != EP_Z_OK) return EP_DECODE_ERROR;
+        decoder->member_ended = 0;
     }
-    *consumed = in_before - stream->avail_in;
-    *produced = out_before - stream->avail_out;
-    if (*produced > 0) decoder->started = 1;
+    size_t used = 0, made = 0;
+    if (decoder->raw && decoder->replayed < decoder->probe_length) {
+        // Read as raw deflate: what the zlib inflater took in earlier calls goes in first.
+        int code = inflate_some(stream, decoder->probe + decoder->replayed,
+                                decoder->probe_length - decoder->replayed, output, output_length, &used, &made);
+        decoder->replayed += used;
+        *produced = made;
+        if (code == EP_Z_STREAM_END) return EP_DECODE_END;
+        if (code != EP_Z_OK && code != EP_Z_BUF_ERROR) return EP_DECODE_ERROR;
+        if (decoder->replayed < decoder->probe_length || made == output_length) return EP_DECODE_OK;
+        output = (unsigned char *)output + made;
+        output_length -= made;
+    }
+    int code = inflate_some(stream, input, input_length, output, output_length, &used, &made);
+    if (decoder->coding == EP_CODING_DEFLATE && !decoder->started) {
+        if (code != EP_Z_OK && code != EP_Z_STREAM_END && code != EP_Z_BUF_ERROR) {
+            // Not a zlib stream: a raw deflate stream, as some servers send for "deflate", when
+            // the zlib inflater refused it within its first EP_DEFLATE_PROBE bytes (the earlier
+            // ones are in the probe, this call's input is read again from its start).
+            if (stream->total_in > EP_DEFLATE_PROBE) return EP_DECODE_ERROR;
+            zlib.end(stream);
+            if (!begin(decoder, -15)) return EP_DECODE_ERROR;
+            decoder->started = 1;
+            decoder->raw = 1;
+            decoder->replayed = 0;
+            return inflate_zlib(decoder, input, input_length, consumed, output, output_length, produced);
+        }
+        if (made == 0 && decoder->probe_length + used <= EP_DEFLATE_PROBE) {
+            // Still unknown: kept, to be read again if the zlib inflater refuses what follows.
+            memcpy(decoder->probe + decoder->probe_length, input, used);
+            decoder->probe_length += used;
+        }
+    }
+    *consumed = used;
+    *produced += made;
+    if (made > 0) decoder->started = 1;
     if (code == EP_Z_STREAM_END && decoder->coding == EP_CODING_GZIP) {
         decoder->member_ended = 1;
         return EP_DECODE_OK;

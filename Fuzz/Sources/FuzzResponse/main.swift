@@ -52,6 +52,9 @@ func checkHead(_ bytes: [UInt8]) {
                 return
             }
             require(response.statusCode == head.statusCode, "status \(response.statusCode) ≠ \(head.statusCode)")
+            // What the pipeline and callers read of a response, through corelibs' parsers.
+            _ = (response.mimeType, response.textEncodingName, response.expectedContentLength)
+            _ = (response.suggestedFilename, response.value(forHTTPHeaderField: "Content-Type"))
             for (name, value) in response.allHeaderFields {
                 let text = "\(name)\(value)"
                 require(

@@ -124,6 +124,28 @@ private func fetch(_ reply: String, via transport: TestTransport) async throws -
             #expect(try result.get() == Data(first + second))
         }
 
+        /// A raw deflate body (`Content-Encoding: deflate` with no zlib wrapper, as some servers
+        /// send it) whose first byte arrives alone is decoded whole: the bytes the zlib inflater
+        /// took before it refused the body are read again as raw deflate. libcurl, and so Linux's
+        /// URLSession, decodes such a body sent at once but fails when its first byte comes alone
+        /// (`curl --compressed` exits with 61): pinned, to be turned around.
+        @Test(arguments: TestTransport.all)
+        func aRawDeflateBodyWhoseFirstByteArrivesAloneIsDecoded(via transport: TestTransport) async throws {
+            let plain = Array((0..<3_000).map { #"{"id":\#($0)},"# }.joined().utf8)
+            let body = CompressedBodies.rawDeflate(plain)
+            let server = try TestServer()
+            defer { server.stop() }
+            server.route("/x") { _ in
+                var response = TestServer.Response.streamed(
+                    [Data(body[..<1]), Data(body[1...])], pause: .milliseconds(20))
+                response.headers.append((name: "Content-Encoding", value: "deflate"))
+                return response
+            }
+            let result = await send(HostileRawEndpoint(), to: server, via: transport)
+            if transport.pinsLinuxURLSessionFailure(result, code: .unknown) { return }
+            #expect(try result.get() == Data(plain))
+        }
+
         /// A gzip bomb ends the request once it decodes to more than the ratio allows, and the
         /// transfer stops there (it would have decoded to 258 MB).
         @Test func aGzipBombIsRefused() async throws {

@@ -81,5 +81,25 @@ import Testing
                 #expect(delivered == plain, "seed \(seed), trial \(trial): \(delivered.count) of \(plain.count) bytes")
             }
         }
+
+        /// A `deflate` body may be raw deflate (no zlib wrapper), as some servers send it: it is
+        /// told from a zlib one when the zlib inflater refuses its first bytes, and those are read
+        /// again as raw deflate, also when they came in an earlier piece (the first byte alone, as
+        /// a slow server may send it). Whole, it reads the same.
+        @Test(arguments: [0, 1, 2, 3, 5])
+        func aRawDeflateBodyReadsTheSameWhereverItsFirstPieceEnds(firstPiece: Int) throws {
+            let plain = Array((0..<3_000).map { #"{"id":\#($0)},"# }.joined().utf8)
+            for encoded in [CompressedBodies.rawDeflate(plain), CompressedBodies.zlib(plain)] {
+                let decoder = try #require(CurlDecoder(contentEncoding: "deflate"))
+                var delivered: [UInt8] = []
+                for piece in [encoded[..<firstPiece], encoded[firstPiece...]] {
+                    let used = try Array(piece).withUnsafeBytes { bytes in
+                        try decoder.decode(bytes, shouldStop: { false }) { delivered += $0 }.get()
+                    }
+                    #expect(used == piece.count)
+                }
+                #expect(delivered == plain, "\(delivered.count) of \(plain.count) bytes")
+            }
+        }
     }
 #endif
