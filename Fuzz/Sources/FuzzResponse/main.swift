@@ -89,19 +89,10 @@ func checkHead(_ bytes: [UInt8]) {
         }
     }
 
-    /// A small generator, so that one input always cuts and pauses the same way.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state >> 33
-        }
-    }
-
     /// Decodes `body` in pieces, the reader falling behind at random: what the transport does.
     func decodeInPieces(_ encoding: String, _ body: [UInt8], seed: UInt64) -> (output: [UInt8], failed: Bool) {
         let decoder = CurlDecoder(contentEncoding: encoding)!
-        var random = Generator(state: seed | 1)
+        var random = Generator(seed: seed)
         var output: [UInt8] = []
         var offset = 0
         var waiting: [UInt8] = []

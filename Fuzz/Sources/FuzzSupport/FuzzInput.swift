@@ -93,3 +93,18 @@ private func hexValue(_ byte: UInt8) -> UInt8? {
 public func identical(_ lhs: String?, _ rhs: String?) -> Bool {
     lhs.map { Array($0.utf8) } == rhs.map { Array($0.utf8) }
 }
+
+/// A small generator of numbers (a linear congruential one), so that one input always cuts and
+/// pauses the same way.
+public struct Generator {
+    private var state: UInt64
+
+    /// A generator from `seed` (made odd).
+    public init(seed: UInt64) { state = seed | 1 }
+
+    /// The next number, 31 bits of it.
+    public mutating func next() -> UInt64 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state >> 33
+    }
+}

@@ -10,15 +10,6 @@ import FuzzSupport
 // standard library's on any bytes, however they are split.
 @testable import Endpoints
 
-/// A small generator, so that one input always splits the same way.
-struct Generator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return state >> 33
-    }
-}
-
 /// Every event and the failure, the bytes fed in `pieces`.
 func decode(_ pieces: [ArraySlice<UInt8>], limits: WebSocketFrameDecoder.Limits) -> WebSocketFrameDecoder.Step {
     var decoder = WebSocketFrameDecoder(limits: limits)
@@ -36,7 +27,7 @@ func decode(_ pieces: [ArraySlice<UInt8>], limits: WebSocketFrameDecoder.Limits)
 }
 
 func pieces(of bytes: [UInt8], seed: UInt64) -> [ArraySlice<UInt8>] {
-    var random = Generator(state: seed | 1)
+    var random = Generator(seed: seed)
     var result: [ArraySlice<UInt8>] = []
     var offset = 0
     while offset < bytes.count {
