@@ -117,7 +117,7 @@ public struct URLSessionTransport: HTTPTransport {
 
     /// Sends `request` and returns the body and the HTTP response.
     public func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
-        let (request, admission) = try await admit(request, context: context)
+        let (request, admission) = try await HostLimiter.admit(request, limit: hostLimit, context: context)
         do {
             let answer = try await sendAdmitted(request, context: context)
             admission.release(answered: true)

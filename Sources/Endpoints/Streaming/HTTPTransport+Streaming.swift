@@ -56,7 +56,7 @@ extension URLSessionTransport {
         if let sink = context.upgrade { return try await upgrade(request, context: context, into: sink) }
         // The slot is given back when the head is in: a stream may stay open for as long as the
         // server sends.
-        let (request, admission) = try await admit(request, context: context)
+        let (request, admission) = try await HostLimiter.admit(request, limit: hostLimit, context: context)
         do {
             let head = try await openStream(request, context: context)
             admission.release(answered: true)

@@ -101,7 +101,7 @@
 
         /// Sends `request` and returns the whole body with the response.
         public func send(_ request: URLRequest, context: RequestContext) async throws -> (Data, HTTPURLResponse) {
-            let (request, admission) = try await admit(request, context: context)
+            let (request, admission) = try await HostLimiter.admit(request, limit: hostLimit, context: context)
             let (answer, response): (CurlAnswer, HTTPURLResponse)
             do {
                 (answer, response) = try await exchange(request, context: context, mode: .buffered)
@@ -126,7 +126,7 @@
             ResponseBody, HTTPURLResponse
         ) {
             if let sink = context.upgrade { return try await upgrade(request, context: context, into: sink) }
-            let (request, admission) = try await admit(request, context: context)
+            let (request, admission) = try await HostLimiter.admit(request, limit: hostLimit, context: context)
             do {
                 let (answer, response) = try await exchange(request, context: context, mode: .streamed)
                 admission.release(answered: true)
@@ -137,14 +137,10 @@
             }
         }
 
-        /// Waits for one of the host's slots, then gives the request to send (its credentials
-        /// brought up to date when it waited) and the admission to release.
-        private func admit(
-            _ request: URLRequest, context: RequestContext
-        ) async throws -> (URLRequest, HostLimiter.Admission) {
-            let limit = HostLimiter.Limit(
-                pool: engine.loop, maximumPerHost: engine.maximumRequestsPerHost, adaptsToLatency: false)
-            return try await HostLimiter.admit(request, limit: limit, context: context)
+        /// This transport's per-host limit: its loop's connections, the maximum always (libcurl
+        /// keeps its connections where corelibs churns them).
+        private var hostLimit: HostLimiter.Limit {
+            HostLimiter.Limit(pool: engine.loop, maximumPerHost: engine.maximumRequestsPerHost, adaptsToLatency: false)
         }
 
         /// Sends `request`, following redirects by the library's policy: the final answer with
