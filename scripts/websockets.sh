@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs the WebSocket peers of the test suite (scripts/websocket-peers/) on loopback: the
 # `websockets` package as an echo server over ws:// and wss://, a Starlette app under uvicorn with
-# bearer auth on the handshake, and a raw-socket server that breaks RFC 6455 one way per path.
+# bearer auth on the handshake, and a raw-socket server that breaks RFC 6455 one way per path;
+# beside them, in the same process and with the same certificate, an HTTP/2 server (the `h2`
+# package) that breaks RFC 9113 one way per path (http2_server.py).
 #
 #   scripts/websockets.sh start          install if needed, start them, print their variables
 #   scripts/websockets.sh stop           stop the peers this script started
@@ -20,6 +22,9 @@
 #   ENDPOINTS_WS_AUTH_URL      http://127.0.0.1:PORT  Starlette under uvicorn, bearer auth on the handshake
 #                                                     (/login, /refresh, /test/revoke, /test/drop,
 #                                                     /ws/echo, /ws/ticker: auth_app.py)
+#   ENDPOINTS_H2_URL           https://127.0.0.1:PORT HTTP/2 over TLS (ALPN h2, else a small HTTP/1.1
+#                                                     responder), one RFC 9113 violation per path
+#                                                     (http2_server.py)
 #   ENDPOINTS_WS_CA_FILE       PATH                   the throwaway CA (PEM) that signed the wss://
 #                                                     servers' certificate (for 127.0.0.1 and localhost)
 #
@@ -29,7 +34,7 @@
 # Every server listens on a port the kernel chose; the script waits for the line the peers
 # write once all of them listen, not for a time.
 # Environment: PYTHON (default python3), WEBSOCKETS_VERSION (default 17.4), STARLETTE_VERSION
-# (default 1.10.0), UVICORN_VERSION (default 0.54.0).
+# (default 1.10.0), UVICORN_VERSION (default 0.54.0), H2_VERSION (default 4.4.1).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -39,8 +44,9 @@ PACKAGES=(
     "websockets==${WEBSOCKETS_VERSION:-17.4}"
     "starlette==${STARLETTE_VERSION:-1.10.0}"
     "uvicorn==${UVICORN_VERSION:-0.54.0}"
+    "h2==${H2_VERSION:-4.4.1}"
 )
-IMPORTS='import websockets, starlette, uvicorn'
+IMPORTS='import websockets, starlette, uvicorn, h2'
 PEERS="$ROOT/scripts/websocket-peers"
 ENVFILE="$VENV/$SERVICE.env"
 TLS="$VENV/tls"

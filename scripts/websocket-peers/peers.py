@@ -9,8 +9,9 @@ and hands the URLs to the tests as environment variables. Logs go to stderr.
   python3 peers.py [--pidfile FILE] --cert server.pem --key server.key [--ca ca.pem]
 
 What each server does: echo_server.py (the `websockets` package), auth_app.py (Starlette under
-uvicorn, bearer auth on the handshake) and hostile_server.py (raw sockets, one protocol violation
-per path).
+uvicorn, bearer auth on the handshake), hostile_server.py (raw sockets, one protocol violation
+per path) and http2_server.py (HTTP/2 over TLS with the `h2` package, one violation of RFC 9113
+per path; not a WebSocket peer, but the same certificate and process).
 """
 
 import argparse
@@ -26,6 +27,7 @@ import sys
 import auth_app
 import echo_server
 import hostile_server
+import http2_server
 
 HOST = "127.0.0.1"
 
@@ -64,7 +66,10 @@ async def main() -> None:
 
     urls: dict[str, str] = {}
     echo_plain, echo_tls, hostile, auth = bound_socket(), bound_socket(), bound_socket(), bound_socket()
+    http2 = bound_socket()
+    h2_listener = await http2_server.start(http2, arguments.cert, arguments.key)
     async with (
+        h2_listener,
         echo_server.start(echo_plain),
         echo_server.start(echo_tls, ssl=tls),
         await hostile_server.start(hostile),
@@ -74,6 +79,7 @@ async def main() -> None:
         urls["ENDPOINTS_WSS_ECHO_URL"] = url("wss", echo_tls)
         urls["ENDPOINTS_WS_HOSTILE_URL"] = url("ws", hostile)
         urls["ENDPOINTS_WS_AUTH_URL"] = url("http", auth)
+        urls["ENDPOINTS_H2_URL"] = url("https", http2)
         if arguments.ca:
             urls["ENDPOINTS_WS_CA_FILE"] = os.path.abspath(arguments.ca)
 

@@ -36,6 +36,13 @@ enum WebSocketPeers {
     /// `GET /test/stats?user=` (scripts/websocket-peers/auth_app.py).
     static let authURL = url("ENDPOINTS_WS_AUTH_URL")
 
+    /// `ENDPOINTS_H2_URL`, e.g. `https://127.0.0.1:54325`: an HTTP/2 server over TLS (the `h2`
+    /// package, certificate signed by ``caFile``) that breaks RFC 9113 one way per path
+    /// (`/goaway-first`, `/reset/{code}`, `/malformed/{kind}`, `/headers/{kib}`, …) and counts the
+    /// requests of each `?id=` (`/report?id=`); not a WebSocket peer, but started with them
+    /// (scripts/websocket-peers/http2_server.py).
+    static let http2URL = url("ENDPOINTS_H2_URL")
+
     /// `ENDPOINTS_WS_CA_FILE`: the throwaway CA (PEM) that signed the `wss://` peers' certificate.
     static let caFile = ProcessInfo.processInfo.environment["ENDPOINTS_WS_CA_FILE"].map {
         URL(fileURLWithPath: $0)
@@ -43,7 +50,8 @@ enum WebSocketPeers {
 
     /// Whether the script set every variable above.
     static var available: Bool {
-        echoURL != nil && secureEchoURL != nil && hostileURL != nil && authURL != nil && caFile != nil
+        echoURL != nil && secureEchoURL != nil && hostileURL != nil && authURL != nil && http2URL != nil
+            && caFile != nil
     }
 
     /// `path` (with its query, if any) on `base`, e.g. `url(echoURL, "close/4001?reason=bye")`.
