@@ -79,6 +79,25 @@
                 urlCode, userInfo: [NSLocalizedDescriptionKey: sentence, NSURLErrorFailingURLErrorKey: url])
         }
 
+        /// Whether a transfer that failed with CURLcode `code` lost a connection it had reused before
+        /// any byte of its answer arrived: closed or reset under it, or an HTTP/2 server's `GOAWAY`
+        /// (libcurl 7.88 fails the streams a `GOAWAY` says were never processed with
+        /// `CURLE_HTTP2`, where later versions send them again). Not a stream the server reset
+        /// (its refusal) nor a timeout.
+        static func lostReusedConnection(code: Int32, handle: CurlHandle, head: CurlResponseHead) -> Bool {
+            guard head.size == 0 else { return false }
+            switch Int(code) {
+            case EP_CURLE_HTTP2, EP_CURLE_SEND_ERROR, EP_CURLE_RECV_ERROR, EP_CURLE_GOT_NOTHING: break
+            case EP_CURLE_HTTP2_STREAM:
+                // "HTTP/2 stream 3 was not closed cleanly before end of the underlying stream".
+                guard handle.errorText?.contains("end of the underlying stream") == true else { return false }
+            default: return false
+            }
+            var connects = 0
+            _ = ep_easy_getinfo_long(handle.easy, Int32(EP_CURLINFO_NUM_CONNECTS), &connects)
+            return connects == 0
+        }
+
         /// The `URLError` for a TLS failure, its ``TLSFailure`` under `NSUnderlyingErrorKey`.
         private static func tlsError(code: Int32, handle: CurlHandle, url: URL, detail: String) -> URLError {
             let failure = TLSFailure(curlCode: code, verifyResult: handle.verifyResult, detail: detail)

@@ -91,6 +91,10 @@
         /// What libcurl measured of this exchange, once it ended (read by the transport after a
         /// redirect's answer, which is delivered after it is set).
         private(set) var connection: RequestMetrics.ConnectionMetrics?
+        /// The transfer failed on a connection it reused before any byte of its answer arrived
+        /// (``CurlErrors/lostReusedConnection(code:handle:head:)``): the transport may send an
+        /// idempotent request again. Set before the failure is delivered, like ``connection``.
+        private(set) var lostReusedConnection = false
 
         init(
             request: URLRequest, handle: CurlHandle, loop: CurlLoop, mode: Mode, followsRedirects: Bool,
@@ -269,6 +273,7 @@
                 outcome = .failure(failure)
             } else if Int(code) != EP_CURLE_OK {
                 outcome = .failure(CurlErrors.urlError(code: code, handle: handle, url: url, head: head))
+                lostReusedConnection = CurlErrors.lostReusedConnection(code: code, handle: handle, head: head)
             } else if !head.isComplete {
                 // libcurl ends a connection closed inside the head with success and an empty body.
                 outcome = .failure(

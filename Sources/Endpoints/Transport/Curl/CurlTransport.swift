@@ -40,6 +40,10 @@
     ///   ISO-8859-1, every byte kept.
     /// - **Errors** are the `URLError` codes URLSession reports on Apple platforms; TLS failures
     ///   carry their cause (``TLSFailure``).
+    /// - **Sent again once**: a request whose reused connection went away before any byte of its
+    ///   answer (an HTTP/2 `GOAWAY` for a stream the server never processed, which libcurl 7.88
+    ///   fails; a keep-alive connection the server closed) goes out once more on another
+    ///   connection, when its method is idempotent and its body is not a stream.
     /// - **Proxies** come from the environment as curl reads them (`http_proxy`, `https_proxy`,
     ///   `no_proxy`).
     /// - **Metrics**: each attempt's ``RequestMetrics/Attempt/connection`` holds libcurl's timings.
@@ -153,13 +157,23 @@
             var hops = 0
             // What libcurl measured of each hop; the exchange that ends the request reports them all.
             var connections: [RequestMetrics.ConnectionMetrics] = []
+            var sentAgain = false
             while true {
                 // The store's cookies go on this hop alone: the next one takes its own URL's.
                 let sent = engine.withStoredCookies(current)
                 let exchange = try CurlExchange.make(
                     sent, context: context, mode: mode, loop: engine.loop, settings: engine.settings)
                 exchange.earlierConnections = connections
-                let answer = try await exchange.run()
+                let answer: CurlAnswer
+                do {
+                    answer = try await exchange.run()
+                } catch  where !sentAgain && exchange.lostReusedConnection && Self.maySendAgain(sent) {
+                    // A reused connection went away before any byte of the answer (an HTTP/2
+                    // GOAWAY, a keep-alive connection the server closed): sent once more, as
+                    // browsers, OkHttp and Apple's URLSession do for an idempotent request.
+                    sentAgain = true
+                    continue
+                }
                 if answer.redirectTarget != nil, let connection = exchange.connection {
                     connections.append(connection)
                 }
@@ -191,6 +205,12 @@
     }
 
     extension CurlTransport {
+        /// Whether `request` may go out again after its connection went away before any answer:
+        /// an idempotent method (RFC 9110 §9.2.2) and a body that can be read again (not a stream).
+        static func maySendAgain(_ request: URLRequest) -> Bool {
+            Method.idempotentNames.contains(request.httpMethod?.uppercased() ?? "GET") && request.httpBodyStream == nil
+        }
+
         /// The loop and the settings of a transport, shared by its copies; when the last copy is
         /// gone, the loop ends once its transfers have.
         final class Engine: Sendable {
