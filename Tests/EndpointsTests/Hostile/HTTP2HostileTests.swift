@@ -120,6 +120,24 @@ import Testing
             #expect(data.count == 1000)
         }
 
+        /// A head nghttp2 refuses is malformed, as the same head over HTTP/1.1 is, and no field of it
+        /// reaches the caller.
+        @Test(arguments: [
+            "connection-header", "transfer-encoding", "crlf-value", "lf-value", "nul-value", "uppercase-name",
+            "no-status", "status-2000", "two-statuses",
+        ])
+        func aMalformedHeadIsRefused(_ kind: String) async throws {
+            let error = try await error("malformed/\(kind)")
+            #expect(error.code == .badServerResponse, "got \(error)")
+        }
+
+        /// Past the transport's 64 KB, and past the 128 KB libcurl keeps of an HTTP/2 head.
+        @Test(arguments: [100, 200])
+        func anOversizedHeadIsRefused(kib: Int) async throws {
+            let error = try await error("headers/\(kib)")
+            #expect(error.code == .badServerResponse, "got \(error)")
+        }
+
         /// The idle timeout holds on an HTTP/2 stream, before its head and inside its body.
         @Test(arguments: ["stall/head", "stall/body"])
         func aStalledStreamTimesOut(_ path: String) async throws {

@@ -34,6 +34,18 @@
                 if lowered.contains(" alert "), lowered.contains("ssl") || lowered.contains("tls") {
                     return tlsError(code: code, handle: handle, url: url, detail: detail)
                 }
+                // An HTTP/2 head nghttp2 refused (a field with CR, LF or NUL, an upper-case or
+                // connection-specific name, no valid `:status`: it resets the stream with
+                // PROTOCOL_ERROR), or one larger than libcurl keeps (128 KB, past which its header
+                // callback fails): malformed, as the same head over HTTP/1.1 is, not a lost connection.
+                if lowered.contains("protocol_error") || lowered.contains("-902") {
+                    return URLError(
+                        .badServerResponse,
+                        userInfo: [
+                            NSLocalizedDescriptionKey: "The server's response is malformed (\(detail)).",
+                            NSURLErrorFailingURLErrorKey: url,
+                        ])
+                }
                 urlCode = .networkConnectionLost
                 sentence = "The network connection was lost (\(detail))."
             case EP_CURLE_COULDNT_RESOLVE_HOST, EP_CURLE_COULDNT_RESOLVE_PROXY:
