@@ -10,7 +10,7 @@ import Testing
     /// a typed error for each, the streams a `GOAWAY` refused sent again, and a paused stream that
     /// holds back no other. Linux's URLSession runs on the same libcurl but cannot be told to trust
     /// the peer's throwaway CA, so it is not run here.
-    @Suite(.webSocketPeers, .timeLimit(.minutes(2)))
+    @Suite(.webSocketPeers)
     struct HTTP2HostileTests {
         private let transport: CurlTransport
 
