@@ -39,15 +39,12 @@
                 // PROTOCOL_ERROR), or one larger than libcurl keeps (128 KB, past which its header
                 // callback fails): malformed, as the same head over HTTP/1.1 is, not a lost connection.
                 if lowered.contains("protocol_error") || lowered.contains("-902") {
-                    return URLError(
-                        .badServerResponse,
-                        userInfo: [
-                            NSLocalizedDescriptionKey: "The server's response is malformed (\(detail)).",
-                            NSURLErrorFailingURLErrorKey: url,
-                        ])
+                    urlCode = .badServerResponse
+                    sentence = "The server's response is malformed (\(detail))."
+                } else {
+                    urlCode = .networkConnectionLost
+                    sentence = "The network connection was lost (\(detail))."
                 }
-                urlCode = .networkConnectionLost
-                sentence = "The network connection was lost (\(detail))."
             case EP_CURLE_COULDNT_RESOLVE_HOST, EP_CURLE_COULDNT_RESOLVE_PROXY:
                 urlCode = .cannotFindHost
                 sentence = "The host could not be found (\(detail))."
