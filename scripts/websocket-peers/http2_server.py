@@ -49,6 +49,15 @@ JSON = b'{"value":"x"}'
 
 # Requests per ?id=, over every connection.
 requests_by_id: dict[str, int] = {}
+
+
+def counted(target: str) -> tuple[str, dict[str, str]]:
+    """The path and query of a request target, its ?id= counted (but /report's)."""
+    parts = urlsplit(target)
+    query = {name: values[0] for name, values in parse_qs(parts.query).items()}
+    if "id" in query and parts.path != "/report":
+        requests_by_id[query["id"]] = requests_by_id.get(query["id"], 0) + 1
+    return parts.path, query
 # The ids whose GOAWAY was sent.
 refused_ids: set[str] = set()
 
@@ -141,11 +150,7 @@ class Connection(asyncio.Protocol):
         await self.body(stream, JSON)
 
     async def serve(self, stream: int, headers: dict[bytes, bytes]) -> None:
-        target = urlsplit(headers.get(b":path", b"/").decode("latin-1"))
-        path = target.path
-        query = {name: values[0] for name, values in parse_qs(target.query).items()}
-        if "id" in query and path != "/report":
-            requests_by_id[query["id"]] = requests_by_id.get(query["id"], 0) + 1
+        path, query = counted(headers.get(b":path", b"/").decode("latin-1"))
         try:
             await self.route(stream, path, query)
         except (h2.exceptions.StreamClosedError, h2.exceptions.ProtocolError) as error:
@@ -250,10 +255,7 @@ class HTTP11Responder(asyncio.Protocol):
         self.received += data
         if b"\r\n\r\n" not in self.received or self.transport is None:
             return
-        target = self.received.split(b" ", 2)[1].decode("latin-1") if b" " in self.received else "/"
-        query = {name: values[0] for name, values in parse_qs(urlsplit(target).query).items()}
-        if "id" in query:
-            requests_by_id[query["id"]] = requests_by_id.get(query["id"], 0) + 1
+        counted(self.received.split(b" ", 2)[1].decode("latin-1") if b" " in self.received else "/")
         self.transport.write(
             b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 14\r\n"
             b'Connection: close\r\n\r\n{"value":"h1"}'
