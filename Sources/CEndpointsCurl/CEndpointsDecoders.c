@@ -132,6 +132,7 @@ struct ep_decoder {
     int coding;
     int started;  // whether any output came, so a deflate stream is known to be zlib-wrapped
     int member_ended;  // a gzip member ended: another may follow (RFC 1952 §2.2)
+    int open;  // brotli and zstd: a stream (a frame) took input and has not ended
     z_stream stream;
     void *state;  // brotli's or zstd's
     // A deflate body not yet known to be zlib-wrapped: the bytes the zlib inflater took so far
@@ -271,6 +272,8 @@ int ep_decode(ep_decoder *decoder, const void *input, size_t input_length, size_
         int result = brotli.decompress(decoder->state, &available_in, &next_in, &available_out, &next_out, NULL);
         *consumed = input_length - available_in;
         *produced = output_length - available_out;
+        if (*consumed > 0) decoder->open = 1;
+        if (result == EP_BROTLI_SUCCESS) decoder->open = 0;
         if (result == EP_BROTLI_ERROR) return EP_DECODE_ERROR;
         return result == EP_BROTLI_SUCCESS ? EP_DECODE_END : EP_DECODE_OK;
     }
@@ -280,10 +283,25 @@ int ep_decode(ep_decoder *decoder, const void *input, size_t input_length, size_
         size_t result = zstd.decompress(decoder->state, &out, &in);
         *consumed = in.pos;
         *produced = out.pos;
-        // A frame that ended (0) may be followed by another: a zstd body is one or more frames.
+        // 0: a frame was decoded and flushed whole; another may follow, as a zstd body is one or
+        // more frames.
+        if (result == 0) {
+            decoder->open = 0;
+        } else if (in.pos > 0) {
+            decoder->open = 1;
+        }
         return zstd.is_error(result) ? EP_DECODE_ERROR : EP_DECODE_OK;
     }
     default: return inflate_zlib(decoder, input, input_length, consumed, output, output_length, produced);
+    }
+}
+
+int ep_decoder_between_streams(const ep_decoder *decoder) {
+    switch (decoder->coding) {
+    case EP_CODING_BROTLI:
+    case EP_CODING_ZSTD: return !decoder->open;
+    // zlib counts what the stream took since it began (or since the last member, on a reset).
+    default: return decoder->member_ended || decoder->stream.total_in == 0;
     }
 }
 

@@ -11,8 +11,9 @@ import FuzzSupport
 // - The decoders (`CurlDecoder`, up to six codings named by the input, the body its rest): decoded
 //   at once, a body is used up or refused, and nothing is left held. Decoded again in random pieces
 //   with the reader falling behind at random (as the transport pauses and resumes), it gives the
-//   same bytes (the shorter of the two outputs, when either fails, is a prefix of the longer), and
-//   never more than the bomb limit allows.
+//   same bytes (the shorter of the two outputs, when either fails, is a prefix of the longer),
+//   ends at the same place in each coding's stream (whether a body cut short is refused does not
+//   depend on how it arrived), and never more than the bomb limit allows.
 // - `Location` resolution, `Cache-Control`, `Link`, and a `Set-Cookie` field kept in a store and
 //   sent back: no crash, and what they give is well formed (a target has a scheme, a maximum age
 //   is not NaN, a `Cookie` header holds no CR, LF or NUL).
@@ -72,8 +73,9 @@ func checkHead(_ bytes: [UInt8]) {
     /// Every name a `Content-Encoding` list entry may take here, decoded or not.
     let names = ["gzip", "deflate", "br", "zstd", "identity", "x-gzip", "", "compress"]
 
-    /// Decodes `body` once, whole: the bytes, and whether it ended without failure.
-    func decodeWhole(_ encoding: String, _ body: [UInt8]) -> (output: [UInt8], failed: Bool)? {
+    /// Decodes `body` once, whole: the bytes, whether it ended without failure, and whether it
+    /// ended where each coding's stream did.
+    func decodeWhole(_ encoding: String, _ body: [UInt8]) -> (output: [UInt8], failed: Bool, complete: Bool)? {
         guard let decoder = CurlDecoder(contentEncoding: encoding) else { return nil }
         var output: [UInt8] = []
         let result = body.withUnsafeBytes { bytes in
@@ -81,16 +83,18 @@ func checkHead(_ bytes: [UInt8]) {
         }
         switch result {
         case .failure:
-            return (output, true)
+            return (output, true, false)
         case .success(let used):
             require(used == body.count, "\(encoding): used \(used) of \(body.count) with no pause")
             require(!decoder.holdsOutput, "\(encoding): output held with no pause")
-            return (output, false)
+            return (output, false, decoder.isComplete)
         }
     }
 
     /// Decodes `body` in pieces, the reader falling behind at random: what the transport does.
-    func decodeInPieces(_ encoding: String, _ body: [UInt8], seed: UInt64) -> (output: [UInt8], failed: Bool) {
+    func decodeInPieces(
+        _ encoding: String, _ body: [UInt8], seed: UInt64
+    ) -> (output: [UInt8], failed: Bool, complete: Bool) {
         let decoder = CurlDecoder(contentEncoding: encoding)!
         var random = Generator(seed: seed)
         var output: [UInt8] = []
@@ -121,14 +125,14 @@ func checkHead(_ bytes: [UInt8]) {
             }
             switch result {
             case .failure:
-                return (output, true)
+                return (output, true, false)
             case .success(let used):
                 require(used <= input.count, "used more than given")
                 waiting = Array(input[used...])
             }
             if decoder.ended { break }
         }
-        return (output, false)
+        return (output, false, decoder.isComplete)
     }
 
     func checkDecoding(_ encoding: String, _ body: [UInt8], seed: UInt64) {
@@ -139,6 +143,7 @@ func checkHead(_ bytes: [UInt8]) {
         require(pieces.output.count <= bound, "\(encoding): \(pieces.output.count) bytes in pieces")
         if !whole.failed && !pieces.failed {
             require(whole.output == pieces.output, "\(encoding): pieces gave other bytes")
+            require(whole.complete == pieces.complete, "\(encoding): pieces ended elsewhere in the stream")
         } else {
             let (short, long) =
                 whole.output.count <= pieces.output.count

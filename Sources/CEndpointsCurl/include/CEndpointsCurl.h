@@ -305,6 +305,11 @@ ep_decoder *ep_decoder_new(int coding);
 /// `input` and hold more output than fits: call again, with no input (NULL, 0), while `output` fills.
 int ep_decode(ep_decoder *decoder, const void *input, size_t input_length, size_t *consumed, void *output,
               size_t output_length, size_t *produced);
+/// 1 when `decoder` is between streams: it has taken no input, or the last stream (a gzip member,
+/// a zstd frame) it took ended and no byte of another came since; 0 while one is under way, as
+/// when a body ends inside it. (A deflate or brotli stream that ended made ep_decode return
+/// EP_DECODE_END.)
+int ep_decoder_between_streams(const ep_decoder *decoder);
 void ep_decoder_free(ep_decoder *decoder);
 
 #ifdef __cplusplus

@@ -37,10 +37,10 @@ import Testing
         }
 
         /// Decodes `encoded` as the exchange does, cut at random and paused at random by
-        /// `generator`: the bytes delivered.
+        /// `generator`: the bytes delivered, and whether the decoder saw each stream end.
         private static func decode(
             _ encoded: [UInt8], as encoding: String, using generator: inout SplitMix64
-        ) throws -> [UInt8] {
+        ) throws -> (delivered: [UInt8], complete: Bool) {
             let decoder = try #require(CurlDecoder(contentEncoding: encoding == "gzip members" ? "gzip" : encoding))
             var delivered: [UInt8] = []
             var offset = 0
@@ -66,7 +66,7 @@ import Testing
                 let used = try result.get()
                 waiting.removeFirst(used)
             }
-            return delivered
+            return (delivered, decoder.isComplete)
         }
 
         /// Also each stage of a chain: one stage stopping holds back the ones before it.
@@ -77,8 +77,37 @@ import Testing
             let plain = Self.body(using: &generator)
             let encoded = try Self.encoded(plain, as: encoding)
             for trial in 0..<8 {
-                let delivered = try Self.decode(encoded, as: encoding, using: &generator)
+                let (delivered, complete) = try Self.decode(encoded, as: encoding, using: &generator)
                 #expect(delivered == plain, "seed \(seed), trial \(trial): \(delivered.count) of \(plain.count) bytes")
+                #expect(complete, "seed \(seed), trial \(trial)")
+            }
+        }
+
+        /// A body that ends inside a coding's stream (a gzip member or its trailer, a zstd frame,
+        /// a deflate or brotli stream without its end) is not complete, wherever it was cut,
+        /// however well its framing held: the exchange refuses it rather than hand over a body
+        /// silently cut short. No body at all (a `HEAD`, a 204) is complete.
+        @Test(arguments: ["gzip", "gzip members", "deflate", "br", "zstd", "gzip, br", "br, zstd", "zstd, deflate"])
+        func aBodyCutInsideItsStreamIsNotComplete(encoding: String) throws {
+            let seed = UInt64.random(in: 0...UInt64.max)
+            var generator = SplitMix64(seed: seed)
+            let encoded = try Self.encoded(Self.body(using: &generator), as: encoding)
+            let name = encoding == "gzip members" ? "gzip" : encoding
+            #expect(try #require(CurlDecoder(contentEncoding: name)).isComplete)
+            // Bytes cut from the end: inside the last trailer or frame end, inside the body
+            // (half: never a boundary of the three members, which come at about a third and two
+            // thirds), and all but the first byte.
+            for cut in [1, 2, 4, 8, 9, 100, encoded.count / 2, encoded.count - 1] {
+                let decoder = try #require(CurlDecoder(contentEncoding: name))
+                let prefix = Array(encoded[..<(encoded.count - cut)])
+                var input = prefix[...]
+                while !input.isEmpty || decoder.holdsOutput {
+                    let used = try Array(input).withUnsafeBytes { bytes in
+                        try decoder.decode(bytes, shouldStop: { false }) { _ in }.get()
+                    }
+                    input = input.dropFirst(used)
+                }
+                #expect(!decoder.isComplete, "seed \(seed): \(cut) of \(encoded.count) bytes cut")
             }
         }
 
@@ -99,6 +128,7 @@ import Testing
                     #expect(used == piece.count)
                 }
                 #expect(delivered == plain, "\(delivered.count) of \(plain.count) bytes")
+                #expect(decoder.isComplete)
             }
         }
     }

@@ -84,6 +84,12 @@
         var holdsOutput: Bool {
             !ended && stages.contains { !$0.waiting.isEmpty || $0.holdsOutput }
         }
+        /// Whether the body, as far as it came, ends where each coding's stream does: `false` for
+        /// a stream cut short (a gzip member, a zstd frame, a deflate or brotli stream without its
+        /// end), whatever framed the body. `true` for a body with no bytes at all (a `HEAD`, a 204).
+        var isComplete: Bool {
+            !holdsOutput && stages.allSatisfy { $0.ended || ep_decoder_between_streams($0.decoder) == 1 }
+        }
 
         /// A decoder for `encoding` (the response's `Content-Encoding`), or `nil` when it names
         /// no coding, one not decoded here or whose library does not load, or more than
@@ -112,6 +118,8 @@
         enum Failure: Error {
             case invalid
             case bomb
+            /// The body ended inside a coding's stream (``isComplete`` is `false`).
+            case truncated
         }
 
         /// Decodes from `input`, handing each decoded piece to `deliver`, until `input` is used up
@@ -183,6 +191,8 @@
             let sentence =
                 switch failure {
                 case .invalid: "The response body is not valid for its Content-Encoding."
+                case .truncated:
+                    "The response body ended inside its Content-Encoding's stream: it was cut short."
                 case .bomb:
                     "The response body decodes to more than \(maximumRatio) times its compressed size; "
                         + "it was refused as a decompression bomb."

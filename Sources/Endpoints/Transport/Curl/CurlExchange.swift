@@ -198,7 +198,7 @@
                 body?.finish(throwing: error)
             } else if !decodingWaits {
                 endsAfterDecoding = false
-                body?.finish()
+                if let error = truncation() { body?.finish(throwing: error) } else { body?.finish() }
             }
         }
 
@@ -207,6 +207,13 @@
             endsAfterDecoding = false
             undecoded = Data()
             pending.release(to: loop.chunks)
+        }
+
+        /// The error for a body that ended, all of it decoded, inside a coding's stream: a
+        /// truncated gzip, deflate, brotli or zstd body is refused, however the body was framed.
+        private func truncation() -> URLError? {
+            guard let decoder, !decoder.isComplete else { return nil }
+            return CurlDecoder.error(.truncated, url: url)
         }
 
         /// Decodes what waits undecoded, until the reader is behind again.
@@ -279,6 +286,8 @@
                 outcome = .failure(
                     URLError.partialTransfer(
                         "the connection closed before the response head ended", failingURL: url, underlying: nil))
+            } else if !decodingWaits, let error = truncation() {
+                outcome = .failure(error)
             } else {
                 outcome = .success(answer(body: ResponseBody(received)))
             }

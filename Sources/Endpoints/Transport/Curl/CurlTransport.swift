@@ -33,7 +33,8 @@
     ///   response size; the body is gathered in buffers of 256 KiB the transport reuses (up to eight
     ///   kept). Uploads are read from their data, file or stream as they are sent, and never
     ///   wait for `100 Continue`. Responses compressed with gzip, deflate, brotli or zstd (or several
-    ///   of them in turn) are decoded, 64 KiB at a time, and decompression bombs refused.
+    ///   of them in turn) are decoded, 64 KiB at a time; decompression bombs and bodies that end
+    ///   inside their coding's stream (cut short) are refused.
     /// - **Hostile answers** fail with a typed error and never a crash: a head larger than 64 KB, a
     ///   folded or malformed header line, a head or body cut off by a closed connection, conflicting
     ///   framing, a transfer coding other than `chunked`. A field value that is not UTF-8 reads as
