@@ -236,8 +236,8 @@ struct TransferState<Handle, Delivery> {
         }
         if let error {
             if let refusedChallenge { return .answer(waiting: waiting, response: refusedChallenge) }
-            // A body cut off part-way is `.networkConnectionLost` on Linux too (corelibs says -1).
-            return .fail(waiting: waiting, error: URLError.normalizingPartialTransfer(error))
+            // corelibs' -1 for a body cut off part-way, a malformed answer, a TLS failure: typed.
+            return .fail(waiting: waiting, error: URLError.normalizingCorelibsFailure(error))
         }
         guard let response = response as? HTTPURLResponse else {
             return .fail(waiting: waiting, error: URLError(.badServerResponse))

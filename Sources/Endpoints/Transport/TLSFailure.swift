@@ -4,8 +4,9 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Why a TLS connection was refused, as a typed cause: what ``CurlTransport`` puts under the
-/// `URLError`'s `NSUnderlyingErrorKey`, read back with `URLError.tlsFailure`.
+/// Why a TLS connection was refused, as a typed cause: what ``CurlTransport`` (and, from curl's
+/// words, Linux's URLSession through the library) puts under the `URLError`'s
+/// `NSUnderlyingErrorKey`, read back with `URLError.tlsFailure`.
 ///
 /// ```swift
 /// catch .urlLoadError(let error) {
@@ -101,19 +102,50 @@ public struct TLSFailure: Error, Sendable, Hashable, CustomStringConvertible {
                     ? .hostnameMismatch : .untrusted
             }
         default:
-            reason =
-                lowered.contains("certificate required")
-                    || lowered.contains("unknown ca")
-                        && lowered.contains("alert")
-                    || lowered.contains("bad certificate")
-                ? .clientCertificate : .handshake
+            reason = Self.otherReason(lowered)
         }
         self.init(reason: reason, detail: detail)
+    }
+
+    /// The cause of a TLS failure libcurl (7.88 or 8, over OpenSSL) described with `text` alone,
+    /// as Linux's URLSession reports it, with no code or verification result: "SSL certificate
+    /// problem: certificate has expired", "SSL: no alternative certificate subject name matches
+    /// target host name '…'", "OpenSSL SSL_connect: …", "error:0A00010B:SSL routines::wrong
+    /// version number". `nil` when `text` is not a TLS failure.
+    init?(curlText text: String) {
+        let lowered = text.lowercased()
+        guard
+            ["ssl ", "ssl:", "openssl ", "unknown ssl protocol error"].contains(where: lowered.hasPrefix)
+                || lowered.contains(":ssl routines:") || lowered.contains("ssl_connect")
+        else { return nil }
+        let reason: Reason
+        if lowered.hasPrefix("ssl certificate problem") {
+            reason =
+                lowered.contains("expired")
+                ? .expired
+                : lowered.contains("not yet valid") ? .notYetValid : lowered.contains("revoked") ? .revoked : .untrusted
+        } else if lowered.contains("subject name"), lowered.contains("match") {
+            reason = .hostnameMismatch
+        } else {
+            reason = Self.otherReason(lowered)
+        }
+        self.init(reason: reason, detail: text)
+    }
+
+    /// A failure that is not the server's certificate's: the server refused the client's
+    /// certificate (its alert), or the handshake failed.
+    private static func otherReason(_ lowered: String) -> Reason {
+        lowered.contains("certificate required")
+            || lowered.contains("unknown ca")
+                && lowered.contains("alert")
+            || lowered.contains("bad certificate")
+            ? .clientCertificate : .handshake
     }
 }
 
 extension URLError {
-    /// The typed cause of a TLS failure, when the transport knew it (``CurlTransport`` always does).
+    /// The typed cause of a TLS failure, when the transport knew it: ``CurlTransport`` always
+    /// does, Linux's URLSession when curl's words name it, Apple's URLSession never.
     public var tlsFailure: TLSFailure? {
         userInfo[NSUnderlyingErrorKey] as? TLSFailure
     }

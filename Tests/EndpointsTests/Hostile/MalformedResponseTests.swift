@@ -122,8 +122,9 @@ private func fetch(
         #expect(data == Data("hello".utf8))
     }
 
-    /// Valid answers that Linux's URLSession (6.3) refuses with `URLError -1`, "Failed writing
-    /// header" (corelibs' header callback rejects the line and libcurl ends the transfer): a field
+    /// Valid answers that Linux's URLSession (6.3) refuses with "Failed writing header" (corelibs'
+    /// header callback rejects the line and libcurl ends the transfer; `URLError -1`, which the
+    /// library reports as `.badServerResponse`): a field
     /// with no space after its colon (the whitespace is optional, RFC 9110 §5.6.3), lines ended by
     /// a bare LF (which a recipient may take, RFC 9112 §2.2), a field value that is not UTF-8 (RFC
     /// 9110 §5.5's obs-text). The other transports deliver them; this pins both, to be turned around
@@ -140,7 +141,7 @@ private func fetch(
         let server = try RawServer(bytes: reply)
         defer { server.stop() }
         let result = await send(RawBytesEndpoint(), at: server.url, via: transport)
-        if transport.pinsLinuxURLSessionFailure(result, code: .unknown) { return }
+        if transport.pinsLinuxURLSessionFailure(result, code: .badServerResponse) { return }
         #expect(try result.get() == Data("hello".utf8))
     }
 
@@ -164,7 +165,8 @@ private func fetch(
 
     /// A transfer coding other than `chunked` (never offered: no `TE` goes out, RFC 9112 §6.1)
     /// fails rather than handing the still-encoded bytes over as the body. libcurl's transport says
-    /// why (`badServerResponse`); Linux's URLSession tries to decode it and fails with `-1`.
+    /// why (`badServerResponse`); Linux's URLSession tries to decode it as a content coding and
+    /// fails (`.cannotDecodeContentData`).
     @Test(
         arguments: [
             "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
@@ -172,7 +174,8 @@ private func fetch(
         ], TestTransport.all)
     func aTransferCodingOtherThanChunkedFails(reply: String, via transport: TestTransport) async throws {
         let result = try await fetch(reply, via: transport)
-        if transport.pinsLinuxURLSessionFailure(result, code: .unknown) { return }
+        // libcurl decodes it as a content coding, and fails.
+        if transport.pinsLinuxURLSessionFailure(result, code: .cannotDecodeContentData) { return }
         #expect(result.failure()?.urlErrorCode == .badServerResponse, "got \(result)")
     }
 

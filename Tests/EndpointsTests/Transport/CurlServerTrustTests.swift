@@ -161,6 +161,22 @@ import Testing
             #expect(try await !Nginx.logged(refused, before: later))
         }
 
+        /// Linux's URLSession cannot be told to trust a CA (so every certificate here is refused
+        /// as untrusted) and reports each TLS failure as `URLError -1`: the library reads the cause
+        /// from curl's words and reports it as ``CurlTransport`` does, its ``TLSFailure``
+        /// underneath.
+        @Test(arguments: [Refusal.noAuthority, .selfSigned, .wrongHost, .expired, .plainHTTPServer])
+        func linuxURLSessionReportsTheCauseCurlNames(_ refusal: Refusal) async throws {
+            let client = EndpointClient(session: URLSession(configuration: .ephemeral))
+            let error = try #require(await client.send(NginxJSON(), to: refusal.url).failure())
+            let reason: TLSFailure.Reason = refusal == .plainHTTPServer ? .handshake : .untrusted
+            #expect(error.tlsFailure?.reason == reason, "got \(error)")
+            #expect(
+                error.urlErrorCode
+                    == (reason == .handshake ? .secureConnectionFailed : .serverCertificateHasUnknownRoot),
+                "got \(error)")
+        }
+
         /// The trust settings leave plain HTTP alone.
         @Test func plainHTTPIsUnaffected() async throws {
             let trust = try TLSTrust(

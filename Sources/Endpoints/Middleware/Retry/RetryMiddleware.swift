@@ -22,7 +22,7 @@ import Foundation
 ///   transport), and the statuses 408, 429, 502, 503 and 504 (`retryableStatusCodes`).
 ///
 /// Never retried: cancellation, TLS and certificate failures, and `URLError.unknown` (-1), which
-/// is how Linux reports TLS failures.
+/// is what Linux's URLSession reports for failures curl's words do not place.
 ///
 /// Waiting: a retryable response's `Retry-After` (delay-seconds, or an HTTP-date in any of the
 /// three RFC 9110 formats) is honoured, capped at `maximumRetryAfter`; otherwise the wait comes
