@@ -107,6 +107,15 @@
             return connects == 0
         }
 
+        /// A transfer's failure on a connection it had reused, before any byte of its answer
+        /// (``lostReusedConnection(code:handle:head:)``), as the exchange delivers it: the
+        /// transport may send an idempotent request again, and throws `error` otherwise. The
+        /// decision travels with the failure, not beside it in the exchange, which the loop thread
+        /// may still write after a cancelled caller has gone on.
+        struct LostReusedConnection: Error {
+            let error: URLError
+        }
+
         /// The `URLError` for a TLS failure, its ``TLSFailure`` under `NSUnderlyingErrorKey`.
         private static func tlsError(code: Int32, handle: CurlHandle, url: URL, detail: String) -> URLError {
             let failure = TLSFailure(curlCode: code, verifyResult: handle.verifyResult, detail: detail)

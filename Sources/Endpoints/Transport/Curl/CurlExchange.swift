@@ -91,10 +91,6 @@
         /// What libcurl measured of this exchange, once it ended (read by the transport after a
         /// redirect's answer, which is delivered after it is set).
         private(set) var connection: RequestMetrics.ConnectionMetrics?
-        /// The transfer failed on a connection it reused before any byte of its answer arrived
-        /// (``CurlErrors/lostReusedConnection(code:handle:head:)``): the transport may send an
-        /// idempotent request again. Set before the failure is delivered, like ``connection``.
-        private(set) var lostReusedConnection = false
 
         init(
             request: URLRequest, handle: CurlHandle, loop: CurlLoop, mode: Mode, followsRedirects: Bool,
@@ -279,8 +275,11 @@
             if let failure {
                 outcome = .failure(failure)
             } else if Int(code) != EP_CURLE_OK {
-                outcome = .failure(CurlErrors.urlError(code: code, handle: handle, url: url, head: head))
-                lostReusedConnection = CurlErrors.lostReusedConnection(code: code, handle: handle, head: head)
+                let error = CurlErrors.urlError(code: code, handle: handle, url: url, head: head)
+                // Only before any byte of the answer, so only to a caller still waiting for the head.
+                outcome = .failure(
+                    CurlErrors.lostReusedConnection(code: code, handle: handle, head: head)
+                        ? CurlErrors.LostReusedConnection(error: error) : error)
             } else if !head.isComplete {
                 // libcurl ends a connection closed inside the head with success and an empty body.
                 outcome = .failure(

@@ -168,10 +168,11 @@
                 let answer: CurlAnswer
                 do {
                     answer = try await exchange.run()
-                } catch  where !sentAgain && exchange.lostReusedConnection && Self.maySendAgain(sent) {
+                } catch let lost as CurlErrors.LostReusedConnection {
                     // A reused connection went away before any byte of the answer (an HTTP/2
                     // GOAWAY, a keep-alive connection the server closed): sent once more, as
                     // browsers, OkHttp and Apple's URLSession do for an idempotent request.
+                    guard !sentAgain, Self.maySendAgain(sent) else { throw lost.error }
                     sentAgain = true
                     continue
                 }
