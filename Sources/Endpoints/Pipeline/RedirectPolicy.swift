@@ -220,8 +220,9 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
                 status: response.statusCode,
                 droppedCredentials: RedirectPolicy.droppedCredentials(from: before, to: state.current))
             #if canImport(FoundationNetworking)
-                // corelibs drops the body of every redirect it follows for a delegate.
-                if state.current.httpBody?.isEmpty == false {
+                // corelibs drops the body of every redirect it follows for a delegate, and waits
+                // for a body stream (an upload's file) it never gets: the call resends those itself.
+                if state.current.httpBody?.isEmpty == false || state.current.httpBodyStream != nil {
                     state.resend = state.current
                     return nil
                 }

@@ -91,7 +91,9 @@
         private func configureBody(_ request: URLRequest, context: RequestContext) throws(URLError) -> Bool {
             let easy = handle.easy
             let method = request.httpMethod ?? "GET"
-            if let file = context.transfer.upload {
+            // The context's file is the body of a request that still carries it as a stream: not
+            // of the GET a 303 (or a POST's 301 or 302) turned it into, which has none.
+            if let file = context.transfer.upload, request.httpBodyStream != nil {
                 upload = try CurlUpload(file: file.file, size: file.size, progress: file.progress)
             } else if let stream = request.httpBodyStream, request.httpBody == nil {
                 let length = request.value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) }
