@@ -43,12 +43,13 @@ import Testing
         /// `certificate_required` alert, which arrives after the client's side of the handshake,
         /// on its first read: still a client-certificate failure, not a lost connection.
         ///
-        /// Unless the server's reset arrives before libcurl (7.88) asks the socket for its peer:
-        /// its `getpeername` failure then fills the error buffer, which keeps the first sentence
-        /// only, and the alert's is lost. Nothing then tells the refusal from a connection dropped
-        /// after a handshake, and the lost connection it looks like is what is reported. Both
-        /// happen here (under load, the second in 2 runs of 3), so the test takes either, each
-        /// exactly as it must be.
+        /// Unless the server's reset arrives first: before libcurl (7.88) asks the socket for its
+        /// peer (its `getpeername` failure then fills the error buffer, which keeps the first
+        /// sentence only), or before the request is written ("Send failure: Connection reset by
+        /// peer"); either way the alert is never read. Nothing then tells the refusal from a
+        /// connection dropped after a handshake, and the lost connection it looks like is what is
+        /// reported. All three happen here (under load, a lost connection in 2 runs of 3), so the
+        /// test takes any of them, each exactly as it must be.
         @Test func aHandshakeRefusedForWantOfACertificateIsAClientCertificateFailure() async throws {
             let marker = UUID().uuidString
             let error = try #require(
@@ -60,7 +61,9 @@ import Testing
                 #expect(error.urlErrorCode == .clientCertificateRejected, "got \(error)")
             } else {
                 #expect(error.urlErrorCode == .networkConnectionLost, "got \(error)")
-                #expect("\(error)".contains("getpeername() failed"), "got \(error)")
+                #expect(
+                    ["getpeername() failed", "Connection reset by peer"].contains { "\(error)".contains($0) },
+                    "got \(error)")
             }
             #expect(try await !Nginx.logged(marker, before: sentAfter(to: .strictClientCertificate)))
         }
