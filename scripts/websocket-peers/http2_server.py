@@ -15,7 +15,8 @@ from a rejection of this server.
                               closed 100 ms later; every later one: as /ok
   /reset/{code}               RST_STREAM with error code {code} (0-13) before any head
   /reset-mid-body/{code}      a 200 head (?length=1: with Content-Length 100000), 1,000 bytes,
-                              then RST_STREAM {code} instead of END_STREAM
+                              then RST_STREAM {code} instead of END_STREAM (?gzip=1: the bytes
+                              are the first 1,000 of a gzip body, with Content-Encoding: gzip)
   /length/short  /length/long a Content-Length of 100 with 50 bytes, of 10 with 50 bytes
   /malformed/{kind}           a head nghttp2 must refuse: connection-header (connection: close),
                               transfer-encoding (chunked), crlf-value, lf-value, nul-value (in a
@@ -32,8 +33,10 @@ Every request's ?id= is counted, whatever its path (but /report), before its pat
 """
 
 import asyncio
+import gzip
 import json
 import logging
+import os
 import ssl
 from urllib.parse import parse_qs, urlsplit
 
@@ -194,8 +197,12 @@ class Connection(asyncio.Protocol):
             fields = [(":status", "200"), ("content-type", "application/octet-stream")]
             if query.get("length") == "1":
                 fields.append(("content-length", "100000"))
+            data = b"a" * 1000
+            if query.get("gzip") == "1":
+                fields.append(("content-encoding", "gzip"))
+                data = gzip.compress(os.urandom(5000))[:1000]
             self.head(stream, fields)
-            await self.body(stream, b"a" * 1000, end=False)
+            await self.body(stream, data, end=False)
             await asyncio.sleep(0.05)
             self.reset(stream, int(parts[1]))
         elif path == "/length/short":

@@ -113,11 +113,20 @@ import Testing
         /// Pinned, to turn around when libcurl does: a body without a `Content-Length` that the
         /// server ends with RST_STREAM(NO_ERROR) instead of END_STREAM reads as complete through
         /// libcurl 7.88 and its nghttp2 (curl/curl#6015), and so through Linux's URLSession; with a
-        /// length it fails (``aBodyCutOffFails(_:)``). Transports explains.
+        /// length it fails (``aBodyCutOffFails(_:)``), and so does a compressed one
+        /// (``aCompressedBodyResetWithNoErrorIsRefused()``). Transports explains.
         @Test func libcurlReadsABodyResetWithNoErrorAndNoLengthAsComplete() async throws {
             let (data, response) = try await send("reset-mid-body/0").get()
             #expect(response.statusCode == 200)
             #expect(data.count == 1000)
+        }
+
+        /// The same reset under a compressed body is refused all the same: the transport sees its
+        /// gzip stream end nowhere (a body that ends inside its coding is cut short, whatever its
+        /// framing said), as Linux's URLSession does not.
+        @Test func aCompressedBodyResetWithNoErrorIsRefused() async throws {
+            let error = try #require(try await send("reset-mid-body/0?gzip=1").failure())
+            #expect(error.code == .cannotDecodeContentData, "got \(error)")
         }
 
         /// A head nghttp2 refuses is malformed, as the same head over HTTP/1.1 is, and no field of it
