@@ -52,25 +52,25 @@ extension URLError {
             let failingURL = nsError.userInfo[NSURLErrorFailingURLErrorKey] as? URL
             var info: [String: Any] = [NSUnderlyingErrorKey: error]
             if let failingURL { info[NSURLErrorFailingURLErrorKey] = failingURL }
+            // -1002 is libcurl refusing a status line (`CURLE_UNSUPPORTED_PROTOCOL`), or a scheme
+            // it does not speak ("Protocol "ftp" not supported"), which stays: malformed answers only.
             for text in texts {
-                // -1002 is libcurl refusing a status line (`CURLE_UNSUPPORTED_PROTOCOL`), or a
-                // scheme it does not speak ("Protocol "ftp" not supported"), which stays.
-                if !unknown {
-                    guard isCurlMalformedResponse(text) else { continue }
-                } else if isCurlPartialFile(text) {
+                if unknown, isCurlPartialFile(text) {
                     return partialTransfer("curl: \(text)", failingURL: failingURL, underlying: error)
-                } else if let failure = TLSFailure(curlText: text) {
+                }
+                if unknown, let failure = TLSFailure(curlText: text) {
                     info[NSUnderlyingErrorKey] = failure
                     info[NSLocalizedDescriptionKey] = failure.description
                     return URLError(failure.urlErrorCode, userInfo: info)
-                } else if isCurlDecodingFailure(text) {
+                }
+                if unknown, isCurlDecodingFailure(text) {
                     info[NSLocalizedDescriptionKey] = "The response body could not be decoded (curl: \(text))."
                     return URLError(.cannotDecodeContentData, userInfo: info)
-                } else if !isCurlMalformedResponse(text) {
-                    continue
                 }
-                info[NSLocalizedDescriptionKey] = "The server's response is malformed (curl: \(text))."
-                return URLError(.badServerResponse, userInfo: info)
+                if isCurlMalformedResponse(text) {
+                    info[NSLocalizedDescriptionKey] = "The server's response is malformed (curl: \(text))."
+                    return URLError(.badServerResponse, userInfo: info)
+                }
             }
             return error
         #else
@@ -93,12 +93,13 @@ extension URLError {
 
         /// Whether `text` is curl's (7.88 and 8) or corelibs' refusal of a malformed response:
         /// chunking ("Illegal or missing hexadecimal sequence in chunked-encoding", "chunk
-        /// hex-length longer than 16", "invalid chunk size"; not "Failed reading the chunked-encoded
-        /// stream", which is the body's writer failing, libcurl's decoder say), HTTP/0.9, "Header without colon", "Nul byte in header", "Invalid Content-Length
-        /// value", "Unsupported HTTP version (1.2) in response", "Unsupported response code in
-        /// HTTP response", "Weird server reply", "Too large response headers: …", "Out of memory"
-        /// (its answer to a header line of over ~100 KB), and corelibs' "Failed writing header"
-        /// (its own head parser failed).
+        /// hex-length longer than 16", "invalid chunk size"; not "Failed reading the
+        /// chunked-encoded stream", which is the body's writer failing, libcurl's decoder say),
+        /// HTTP/0.9, "Header without colon", "Nul byte in header", "Invalid Content-Length value",
+        /// "Unsupported HTTP version (1.2) in response", "Unsupported response code in HTTP
+        /// response", "Weird server reply", "Too large response headers: …", "Out of memory" (its
+        /// answer to a header line of over ~100 KB), and corelibs' "Failed writing header" (its
+        /// own head parser failed).
         static func isCurlMalformedResponse(_ text: String) -> Bool {
             let lowered = text.lowercased()
             return [

@@ -22,7 +22,7 @@ private struct PostUploadEndpoint: Endpoint {
 /// Through every transport. Before, Linux's URLSession waited for a body stream corelibs never
 /// asked for until the request timed out, and the libcurl transport sent the file with the `GET`.
 @Suite struct UploadRedirectTests {
-    static let bytes = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+    static let bytes = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
 
     enum Source: String, CaseIterable, CustomTestStringConvertible {
         case file, sequence
