@@ -191,50 +191,6 @@ import Testing
             #expect((URLError.normalizingCorelibsFailure(nsError) as? URLError)?.code == .networkConnectionLost)
         }
 
-        /// corelibs' other `-1`s that curl's words tell apart get the code Apple platforms and
-        /// ``CurlTransport`` give them (curl 7.88's texts, as seen in runs), the original kept
-        /// underneath (a ``TLSFailure`` for a TLS failure); a response libcurl refuses for its
-        /// status line (corelibs' `-1002`, `.unsupportedURL`) is malformed too.
-        @Test(arguments: [
-            ("Illegal or missing hexadecimal sequence in chunked-encoding", URLError.Code.badServerResponse),
-            ("Too long hexadecimal number in chunked-encoding", .badServerResponse),
-            ("Header without colon", .badServerResponse),
-            ("Nul byte in header", .badServerResponse),
-            ("Invalid Content-Length: value", .badServerResponse),
-            ("Too large response headers: 307227 > 307200", .badServerResponse),
-            ("Failed writing header", .badServerResponse),
-            ("Error while processing content unencoding: incorrect header check", .cannotDecodeContentData),
-            ("Reject response due to more than 5 content encodings", .cannotDecodeContentData),
-            ("Unrecognized or bad HTTP Content or Transfer-Encoding", .cannotDecodeContentData),
-            ("SSL certificate problem: self-signed certificate", .serverCertificateHasUnknownRoot),
-            ("SSL certificate problem: unable to get local issuer certificate", .serverCertificateHasUnknownRoot),
-            ("SSL certificate problem: certificate has expired", .serverCertificateHasBadDate),
-            (
-                "SSL: no alternative certificate subject name matches target host name 'a.test'",
-                .serverCertificateUntrusted
-            ),
-            ("error:0A00010B:SSL routines::wrong version number", .secureConnectionFailed),
-            ("OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to 127.0.0.1:443 ", .secureConnectionFailed),
-        ])
-        func corelibsOtherTextsGetTheirCode(text: String, code: URLError.Code) throws {
-            let original = Self.corelibsError(text)
-            let mapped = try #require(URLError.normalizingCorelibsFailure(original) as? URLError)
-            #expect(mapped.code == code)
-            #expect(mapped.failingURL == original.failingURL)
-            #expect(mapped.localizedDescription.contains(text))
-            if let failure = mapped.tlsFailure {
-                #expect(failure.detail == text)
-            } else {
-                #expect(mapped.userInfo[NSUnderlyingErrorKey] as? URLError == original)
-            }
-        }
-
-        @Test(arguments: ["Received HTTP/0.9 when not allowed", "Unsupported response code in HTTP response"])
-        func aStatusLineLibcurlRefusesIsMalformed(text: String) throws {
-            let original = URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: text])
-            #expect((URLError.normalizingCorelibsFailure(original) as? URLError)?.code == .badServerResponse)
-        }
-
         /// Only curl's texts it knows: other `-1`s stay what they are (the body's writer failing,
         /// a connection refused with another errno, a hostname with "ssl" in it), and so do the
         /// same words under another code or domain.
