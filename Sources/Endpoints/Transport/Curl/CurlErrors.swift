@@ -12,9 +12,10 @@
             let urlCode: URLError.Code
             var sentence: String
             let lowered = detail.lowercased()
-            // A malformed chunked body and an HTTP/0.9 answer are the server's fault, whatever code
-            // libcurl gives them (a receive error, an unsupported protocol).
-            if lowered.contains("chunk") || lowered.contains("http/0.9") {
+            // A malformed chunked body, an HTTP/0.9 answer and the other refusals in curl's words
+            // are the server's fault, whatever code libcurl gives them (a receive error, an
+            // unsupported protocol): the same words Linux's URLSession is read by.
+            if URLError.isCurlMalformedResponse(detail) {
                 return URLError(
                     .badServerResponse,
                     userInfo: [
@@ -93,7 +94,7 @@
         /// (libcurl 7.88 fails the streams a `GOAWAY` says were never processed with
         /// `CURLE_HTTP2`, where later versions send them again). Not a stream the server reset
         /// (its refusal) nor a timeout.
-        static func lostReusedConnection(code: Int32, handle: CurlHandle, head: CurlResponseHead) -> Bool {
+        static func reusedConnectionWasLost(code: Int32, handle: CurlHandle, head: CurlResponseHead) -> Bool {
             guard head.size == 0 else { return false }
             switch Int(code) {
             case EP_CURLE_HTTP2, EP_CURLE_SEND_ERROR, EP_CURLE_RECV_ERROR, EP_CURLE_GOT_NOTHING: break
@@ -108,7 +109,7 @@
         }
 
         /// A transfer's failure on a connection it had reused, before any byte of its answer
-        /// (``lostReusedConnection(code:handle:head:)``), as the exchange delivers it: the
+        /// (``reusedConnectionWasLost(code:handle:head:)``), as the exchange delivers it: the
         /// transport may send an idempotent request again, and throws `error` otherwise. The
         /// decision travels with the failure, not beside it in the exchange, which the loop thread
         /// may still write after a cancelled caller has gone on.

@@ -278,7 +278,7 @@
                 let error = CurlErrors.urlError(code: code, handle: handle, url: url, head: head)
                 // Only before any byte of the answer, so only to a caller still waiting for the head.
                 outcome = .failure(
-                    CurlErrors.lostReusedConnection(code: code, handle: handle, head: head)
+                    CurlErrors.reusedConnectionWasLost(code: code, handle: handle, head: head)
                         ? CurlErrors.LostReusedConnection(error: error) : error)
             } else if !head.isComplete {
                 // libcurl ends a connection closed inside the head with success and an empty body.
