@@ -61,6 +61,26 @@ import Testing
                 #expect(server.connectionCount == opened, "a later burst connected again")
             }
         }
+
+        /// The loop's thread is named for what it is, in `top -H`, `perf` and a debugger. Its name
+        /// was set before `start()`, which corelibs drops, so it carried its creator's name (a
+        /// dispatch worker's, "com.apple.root.default-qos" cut to 15 bytes).
+        @Test func theLoopThreadIsNamed() async throws {
+            let server = try TestServer()
+            defer { server.stop() }
+            server.route("/together") { _ in .json(raw: "{}") }
+            let transport = try CurlTransport()
+            let client = EndpointClient(transport: transport)
+            try await Loopback.$baseURL.withValue(server.baseURL) {
+                _ = try await client.response(with: Together())
+            }
+            // The thread runs while its transport exists.
+            let names = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").compactMap {
+                try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8)
+            }
+            #expect(names.contains("Endpoints curl\n"))
+            withExtendedLifetime(transport) {}
+        }
     }
 
     /// Holds each arrival until `size` have arrived, then lets that group go.

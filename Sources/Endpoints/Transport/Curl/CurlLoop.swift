@@ -53,9 +53,13 @@
         /// host (`maximumRequestsPerHost`).
         init(maximumRequestsPerHost: Int) {
             multi = CurlMulti(maximumRequestsPerHost: maximumRequestsPerHost)
-            let thread = Thread { [self] in run() }
-            // At most 15 bytes: Linux refuses a longer thread name, and the thread stays unnamed.
-            thread.name = "Endpoints curl"
+            let thread = Thread { [self] in
+                // Named from the thread itself: corelibs drops a name set before `start()`, and the
+                // thread then keeps its creator's (a dispatch worker's "com.apple.root…"). At most
+                // 15 bytes: Linux refuses a longer one.
+                Thread.current.name = "Endpoints curl"
+                run()
+            }
             thread.start()
         }
 
