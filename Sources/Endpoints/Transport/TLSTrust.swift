@@ -6,9 +6,7 @@ import Foundation
 /// ```swift
 /// let trust = try TLSTrust(
 ///     certificateAuthorities: [URL(fileURLWithPath: "/etc/myapp/internal-ca.pem")],
-///     clientCertificate: .pem(
-///         certificate: URL(fileURLWithPath: "/etc/myapp/client.pem"),
-///         privateKey: URL(fileURLWithPath: "/etc/myapp/client.key")),
+///     clientCertificate: .pkcs12(URL(fileURLWithPath: "/etc/myapp/client.p12"), password: "secret"),
 ///     pinnedPublicKeys: ["r/mIkG3eEpVdm+u/ko/cwxzOMo1bk4TyHIlByibiA5E="]
 /// )
 /// let client = EndpointClient(tls: trust)
@@ -17,7 +15,8 @@ import Foundation
 /// - **Certificate authorities**: PEM files (each may hold several certificates) or folders of
 ///   them, trusted besides the system's roots, or instead of them when `trustsSystemRoots` is
 ///   `false` (a private PKI only).
-/// - **A client certificate** for mutual TLS: a PEM certificate with its key, or a PKCS#12 file.
+/// - **A client certificate** for mutual TLS: a PKCS#12 file, or on Linux a PEM certificate with
+///   its key.
 /// - **Public-key pins**: the base64 SHA-256 of a certificate's SubjectPublicKeyInfo (what
 ///   `openssl x509 -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64`
 ///   prints); a connection succeeds only when a key of the server's chain matches one, on top of
@@ -54,7 +53,8 @@ public struct TLSTrust: Sendable, Hashable {
     ///   - pinnedPublicKeys: Base64 SHA-256 digests of SubjectPublicKeyInfo (a `sha256//` prefix,
     ///     as curl writes them, is accepted).
     /// - Throws: ``Invalid`` when a file cannot be read, a folder holds no certificate, no
-    ///   authority is left to trust, or a pin is not a SHA-256 digest.
+    ///   authority is left to trust, a pin is not a SHA-256 digest, or (on Apple platforms, which
+    ///   import it here) a PKCS#12 file does not open with its password.
     public init(
         certificateAuthorities: [URL] = [],
         trustsSystemRoots: Bool = true,
@@ -105,7 +105,14 @@ public struct TLSTrust: Sendable, Hashable {
         let password: Secret<String>?
 
         /// A PEM certificate (with its chain, if any) and its PEM private key, encrypted with
-        /// `password` or not at all. Linux only: Apple platforms take ``pkcs12(_:password:)``.
+        /// `password` or not at all. Linux only: Apple platforms take ``pkcs12(_:password:)``, and
+        /// say so when this is compiled for them (their session delegate can only present an
+        /// identity imported from PKCS#12, so a PEM pair would be dropped without a word).
+        @available(macOS, unavailable, message: "A client certificate there is PKCS#12: .pkcs12(_:password:)")
+        @available(iOS, unavailable, message: "A client certificate there is PKCS#12: .pkcs12(_:password:)")
+        @available(tvOS, unavailable, message: "A client certificate there is PKCS#12: .pkcs12(_:password:)")
+        @available(watchOS, unavailable, message: "A client certificate there is PKCS#12: .pkcs12(_:password:)")
+        @available(visionOS, unavailable, message: "A client certificate there is PKCS#12: .pkcs12(_:password:)")
         public static func pem(certificate: URL, privateKey: URL, password: String? = nil) -> ClientCertificate {
             ClientCertificate(
                 storage: .pem(certificate: certificate, privateKey: privateKey), password: password.map(Secret.init))
@@ -133,6 +140,14 @@ public struct TLSTrust: Sendable, Hashable {
                 try TLSTrust.readable(key)
             case .pkcs12(let file):
                 try TLSTrust.readable(file)
+                #if canImport(Security) && !canImport(FoundationNetworking)
+                    // The session delegate imports it when a server asks; a file that does not open
+                    // with its password would then present nothing, so it is refused here.
+                    guard let data = try? Data(contentsOf: file), TLSTrustDelegate.identity(data, password) != nil
+                    else {
+                        throw Invalid("\(file.path) does not open as PKCS#12 with its password")
+                    }
+                #endif
             }
         }
     }

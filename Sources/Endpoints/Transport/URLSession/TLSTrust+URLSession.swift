@@ -35,7 +35,13 @@
         private static func identity(_ certificate: TLSTrust.ClientCertificate?) -> URLCredential? {
             guard let certificate, case .pkcs12(let file) = certificate.storage, let data = try? Data(contentsOf: file)
             else { return nil }
-            let options = [kSecImportExportPassphrase as String: certificate.password?.value ?? ""] as CFDictionary
+            return identity(data, certificate.password)
+        }
+
+        /// The identity of the PKCS#12 `data` opened with `password`, with its chain; `nil` when it
+        /// does not open (``TLSTrust/ClientCertificate`` checks this when it is made).
+        static func identity(_ data: Data, _ password: Secret<String>?) -> URLCredential? {
+            let options = [kSecImportExportPassphrase as String: password?.value ?? ""] as CFDictionary
             var items: CFArray?
             guard SecPKCS12Import(data as CFData, options, &items) == errSecSuccess,
                 let first = (items as? [[String: Any]])?.first,
