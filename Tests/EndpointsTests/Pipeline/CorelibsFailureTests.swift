@@ -36,6 +36,9 @@ import Testing
             ),
             ("error:0A00010B:SSL routines::wrong version number", .secureConnectionFailed),
             ("OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to 127.0.0.1:443 ", .secureConnectionFailed),
+            ("CONNECT tunnel failed, response 407", .userAuthenticationRequired),
+            ("CONNECT tunnel failed, response 403", .cannotConnectToHost),
+            ("CONNECT tunnel failed, response 0", .badServerResponse),
         ])
         func corelibsOtherTextsGetTheirCode(text: String, code: URLError.Code) throws {
             let original = PartialTransferTests.corelibsError(text)
@@ -48,6 +51,17 @@ import Testing
             } else {
                 #expect(mapped.userInfo[NSUnderlyingErrorKey] as? URLError == original)
             }
+        }
+
+        /// curl's sentence for a proxy's refusal of a tunnel names the status, and nothing else
+        /// reads as one.
+        @Test func theStatusOfARefusedTunnelIsRead() {
+            #expect(URLError.curlTunnelStatus("CONNECT tunnel failed, response 407") == 407)
+            #expect(URLError.curlTunnelStatus("CONNECT tunnel failed, response 0") == 0)
+            #expect(URLError.curlTunnelStatus("CONNECT tunnel failed, response 4077") == nil)
+            #expect(URLError.curlTunnelStatus("CONNECT tunnel failed, response -1") == nil)
+            #expect(URLError.curlTunnelStatus("CONNECT tunnel failed, response ") == nil)
+            #expect(URLError.curlTunnelStatus("Proxy CONNECT aborted") == nil)
         }
 
         /// A response libcurl refuses for its status line (corelibs' `-1002`, `.unsupportedURL`)

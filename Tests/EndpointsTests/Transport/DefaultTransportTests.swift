@@ -109,5 +109,59 @@ import Testing
                 exit(echo.path == "/echo" && proxied == 0 ? 0 : 1)
             }
         }
+
+        /// A proxy that answers an https request's `CONNECT` with a status instead of a tunnel:
+        /// libcurl reports a receive error, as for a lost connection (which `RetryMiddleware`
+        /// retries), and Linux's URLSession `-1`. Both transports now say what the proxy did: 407
+        /// is `.userAuthenticationRequired`, another status `.cannotConnectToHost`, an answer that
+        /// is not HTTP `.badServerResponse`.
+        @Test func aProxyThatRefusesTheTunnelSaysSoThroughEachTransport() async throws {
+            let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                let cases: [(reply: String, code: URLError.Code)] = [
+                    (
+                        "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"p\"\r\n"
+                            + "Content-Length: 0\r\n\r\n", .userAuthenticationRequired
+                    ),
+                    ("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n", .cannotConnectToHost),
+                    ("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n", .cannotConnectToHost),
+                    ("SSH-2.0-OpenSSH_9.2\r\n\r\n", .badServerResponse),
+                ]
+                var failed = false
+                for (reply, expected) in cases {
+                    let proxy = try RawServer(reply: reply)
+                    setenv("https_proxy", proxy.url.absoluteString, 1)
+                    let transports: [(String, any HTTPTransport)] = [
+                        ("curl", try CurlTransport()),
+                        ("urlSession", URLSessionTransport(session: URLSession(configuration: .ephemeral))),
+                    ]
+                    for (name, transport) in transports {
+                        let client = EndpointClient(transport: transport)
+                        let request = Request<Data>.get("https://example.invalid/tunnel")
+                        var code: URLError.Code?
+                        do throws(EndpointTaskError<EmptyCodable>) {
+                            _ = try await client.response(for: request)
+                        } catch {
+                            code = error.urlErrorCode
+                        }
+                        if code != expected {
+                            failed = true
+                            FileHandle.standardError.write(
+                                Data(
+                                    "mismatch: \(name), \(reply.prefix(12)): \(String(describing: code)), not \(expected)\n"
+                                        .utf8))
+                        }
+                    }
+                    // The tunnel was asked for, and nothing else was sent to the proxy.
+                    if !proxy.heads.value.allSatisfy({ $0.hasPrefix("CONNECT example.invalid:443 ") }) {
+                        failed = true
+                        FileHandle.standardError.write(Data("mismatch: heads \(proxy.heads.value)\n".utf8))
+                    }
+                    proxy.stop()
+                }
+                exit(failed ? 1 : 0)
+            }
+            let said = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(!said.contains("mismatch: "), "\(said)")
+        }
     }
 #endif

@@ -15,6 +15,9 @@
             // A malformed chunked body, an HTTP/0.9 answer and the other refusals in curl's words
             // are the server's fault, whatever code libcurl gives them (a receive error, an
             // unsupported protocol): the same words Linux's URLSession is read by.
+            if let status = URLError.curlTunnelStatus(detail) {
+                return URLError.proxyRefusedTunnel(status: status, detail: detail, failingURL: url, underlying: nil)
+            }
             if URLError.isCurlMalformedResponse(detail) {
                 return URLError(
                     .badServerResponse,
