@@ -76,6 +76,14 @@
             case EP_CURLE_BAD_CONTENT_ENCODING:
                 urlCode = .cannotDecodeContentData
                 sentence = "The response body could not be decoded (\(detail))."
+            case EP_CURLE_SEND_FAIL_REWIND:
+                // The connection went away under the request (a kept-alive one the server closed
+                // as it arrived) and libcurl would send it again on a new one, but its body is a
+                // stream already read: what Apple's URLSession reports when it needs a new body
+                // stream and has none. An upload's file is read again, and goes.
+                urlCode = .requestBodyStreamExhausted
+                sentence =
+                    "The connection was lost and the request's body stream cannot be read again to resend it (\(detail))."
             case EP_CURLE_FILESIZE_EXCEEDED:
                 urlCode = .dataLengthExceedsMaximum
                 sentence = "The response body is too large (\(detail))."

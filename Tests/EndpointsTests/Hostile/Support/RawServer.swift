@@ -32,7 +32,18 @@ final class RawServer: Sendable {
         try self.init(bytes: Array(reply.utf8))
     }
 
-    init(bytes: [UInt8]) throws {
+    convenience init(bytes: [UInt8]) throws {
+        try self.init(replies: [bytes], keepsAlive: false)
+    }
+
+    /// A server that keeps each connection, answering its requests with `replies` in turn, and
+    /// closes it on reading the request after the last: a keep-alive connection dropped under
+    /// the client's next request, as a server that restarts or times it out at that moment does.
+    convenience init(keepAliveReplies replies: [String]) throws {
+        try self.init(replies: replies.map { Array($0.utf8) }, keepsAlive: true)
+    }
+
+    private init(replies: [[UInt8]], keepsAlive: Bool) throws {
         #if canImport(Darwin)
             let fd = socket(AF_INET, SOCK_STREAM, 0)
         #else
@@ -71,27 +82,37 @@ final class RawServer: Sendable {
                     close(connection)
                     break
                 }
-                RawServer.serve(connection, bytes: bytes, heads: heads)
+                RawServer.serve(connection, replies: replies, keepsAlive: keepsAlive, heads: heads)
             }
             close(fd)
         }
         thread.start()
     }
 
-    private static func serve(_ connection: Int32, bytes: [UInt8], heads: Shared<[String]>) {
-        var received: [UInt8] = []
+    private static func serve(_ connection: Int32, replies: [[UInt8]], keepsAlive: Bool, heads: Shared<[String]>) {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while !received.ends(with: Array("\r\n\r\n".utf8)) {
-            let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, 4096, 0) }
-            guard count > 0 else { break }
-            received += buffer[0..<count]
-        }
-        heads.update { $0.append(String(decoding: received, as: UTF8.self)) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) }
-            guard written > 0 else { break }
-            offset += written
+        for index in 0...replies.count {
+            // The head; on a connection kept alive a byte at a time, so that nothing of the next
+            // request is taken for this one's.
+            var received: [UInt8] = []
+            let step = keepsAlive ? 1 : 4096
+            while !received.ends(with: Array("\r\n\r\n".utf8)) {
+                let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, step, 0) }
+                guard count > 0 else { break }
+                received += buffer[0..<count]
+            }
+            guard !received.isEmpty else { break }
+            heads.update { $0.append(String(decoding: received, as: UTF8.self)) }
+            guard index < replies.count else { break }
+            if keepsAlive { readBody(of: received, from: connection) }
+            let bytes = replies[index]
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) }
+                guard written > 0 else { break }
+                offset += written
+            }
+            if !keepsAlive { break }
         }
         #if canImport(Darwin)
             shutdown(connection, SHUT_WR)
@@ -99,6 +120,25 @@ final class RawServer: Sendable {
             shutdown(connection, Int32(SHUT_WR))
         #endif
         close(connection)
+    }
+
+    /// Reads the body of the request whose head is `head`, by its `Content-Length` or to the end
+    /// of its chunks (a keep-alive connection's next request starts after it).
+    private static func readBody(of head: [UInt8], from connection: Int32) {
+        let fields = String(decoding: head, as: UTF8.self).lowercased()
+        var byte: UInt8 = 0
+        func next() -> Bool { recv(connection, &byte, 1, 0) == 1 }
+        if fields.contains("transfer-encoding: chunked") {
+            var tail: [UInt8] = []
+            while next() {
+                tail.append(byte)
+                if tail.ends(with: Array("\r\n0\r\n\r\n".utf8)) || tail == Array("0\r\n\r\n".utf8) { return }
+            }
+        } else if let line = fields.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
+            var remaining = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+        {
+            while remaining > 0, next() { remaining -= 1 }
+        }
     }
 
     /// Stops accepting connections: a waiting `accept` fails at once, and the accept loop closes
