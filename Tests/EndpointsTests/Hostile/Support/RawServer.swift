@@ -82,7 +82,13 @@ final class RawServer: Sendable {
                     close(connection)
                     break
                 }
-                RawServer.serve(connection, replies: replies, keepsAlive: keepsAlive, heads: heads)
+                if keepsAlive {
+                    // A kept-alive connection may wait for a request that never comes (the
+                    // client keeps it idle in its pool): the next connection must not wait on it.
+                    Thread { RawServer.serve(connection, replies: replies, keepsAlive: true, heads: heads) }.start()
+                } else {
+                    RawServer.serve(connection, replies: replies, keepsAlive: false, heads: heads)
+                }
             }
             close(fd)
         }
