@@ -82,49 +82,51 @@ extension URLError {
         #endif
     }
 
-    /// The error for a proxy that answered the `CONNECT` of an https request with `status`
-    /// instead of opening the tunnel (curl: "CONNECT tunnel failed, response 407"), which libcurl
-    /// reports as a receive error, as if the connection were lost:
-    ///
-    /// - 407: `.userAuthenticationRequired`, the proxy wants credentials (not retried: sending
-    ///   again asks again);
-    /// - no status (an answer that is not HTTP): `.badServerResponse`;
-    /// - any other (403, 502, …): `.cannotConnectToHost`, the proxy would not or could not reach
-    ///   the server.
-    ///
-    /// A proxy's answer to a plain `http` request is the response itself, 407 included.
-    static func proxyRefusedTunnel(status: Int, detail: String, failingURL: URL?, underlying: (any Error)?) -> URLError
-    {
-        let code: URLError.Code
-        let sentence: String
-        switch status {
-        case 407:
-            code = .userAuthenticationRequired
-            sentence = "The proxy requires authentication (407) to open a tunnel to the server"
-        case 0:
-            code = .badServerResponse
-            sentence = "The proxy's answer to CONNECT is not an HTTP response"
-        default:
-            code = .cannotConnectToHost
-            sentence = "The proxy refused to open a tunnel to the server (\(status))"
-        }
-        var info: [String: Any] = [NSLocalizedDescriptionKey: "\(sentence) (curl: \(detail))."]
-        if let failingURL { info[NSURLErrorFailingURLErrorKey] = failingURL }
-        if let underlying { info[NSUnderlyingErrorKey] = underlying }
-        return URLError(code, userInfo: info)
-    }
-
-    /// The status of curl's "CONNECT tunnel failed, response N" (curl 7 and 8), the proxy's answer
-    /// to an https request's `CONNECT` (0 when it was not HTTP).
-    static func curlTunnelStatus(_ text: String) -> Int? {
-        let prefix = "CONNECT tunnel failed, response "
-        guard text.hasPrefix(prefix), let status = Int(text.dropFirst(prefix.count)), (0...999).contains(status) else {
-            return nil
-        }
-        return status
-    }
-
     #if canImport(FoundationNetworking)
+        /// The error for a proxy that answered the `CONNECT` of an https request with `status`
+        /// instead of opening the tunnel (curl: "CONNECT tunnel failed, response 407"), which libcurl
+        /// reports as a receive error, as if the connection were lost:
+        ///
+        /// - 407: `.userAuthenticationRequired`, the proxy wants credentials (not retried: sending
+        ///   again asks again);
+        /// - no status (an answer that is not HTTP): `.badServerResponse`;
+        /// - any other (403, 502, …): `.cannotConnectToHost`, the proxy would not or could not reach
+        ///   the server.
+        ///
+        /// A proxy's answer to a plain `http` request is the response itself, 407 included.
+        static func proxyRefusedTunnel(status: Int, detail: String, failingURL: URL?, underlying: (any Error)?)
+            -> URLError
+        {
+            let code: URLError.Code
+            let sentence: String
+            switch status {
+            case 407:
+                code = .userAuthenticationRequired
+                sentence = "The proxy requires authentication (407) to open a tunnel to the server"
+            case 0:
+                code = .badServerResponse
+                sentence = "The proxy's answer to CONNECT is not an HTTP response"
+            default:
+                code = .cannotConnectToHost
+                sentence = "The proxy refused to open a tunnel to the server (\(status))"
+            }
+            var info: [String: Any] = [NSLocalizedDescriptionKey: "\(sentence) (curl: \(detail))."]
+            if let failingURL { info[NSURLErrorFailingURLErrorKey] = failingURL }
+            if let underlying { info[NSUnderlyingErrorKey] = underlying }
+            return URLError(code, userInfo: info)
+        }
+
+        /// The status of curl's "CONNECT tunnel failed, response N" (curl 7 and 8), the proxy's answer
+        /// to an https request's `CONNECT` (0 when it was not HTTP).
+        static func curlTunnelStatus(_ text: String) -> Int? {
+            let prefix = "CONNECT tunnel failed, response "
+            guard text.hasPrefix(prefix), let status = Int(text.dropFirst(prefix.count)), (0...999).contains(status)
+            else {
+                return nil
+            }
+            return status
+        }
+
         /// Whether `text` is one of the messages curl gives `CURLE_PARTIAL_FILE` for an HTTP body:
         /// the error buffer's "transfer closed with N bytes remaining to read" and "transfer closed
         /// with outstanding read data remaining" (curl 7 and 8), "end of response with N bytes
