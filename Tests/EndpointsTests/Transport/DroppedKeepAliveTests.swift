@@ -15,31 +15,22 @@ private struct RawPostEndpoint: Endpoint {
     static let definition: Definition<RawPostEndpoint> = Definition(method: .post, path: "upload")
 }
 
-/// Sets the request's body in memory.
+/// Sets the request's body: in memory, or as a stream, which cannot be read twice.
 private struct BodyMiddleware: Middleware {
     let body: Data
+    var asStream = false
 
     func intercept(
         _ request: URLRequest, context: RequestContext,
         next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
     ) async throws -> (Data, HTTPURLResponse) {
         var request = request
-        request.httpBody = body
-        return try await next(request)
-    }
-}
-
-/// Sets the request's body as a stream, which cannot be read twice.
-private struct BodyStreamMiddleware: Middleware {
-    let body: Data
-
-    func intercept(
-        _ request: URLRequest, context: RequestContext,
-        next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
-    ) async throws -> (Data, HTTPURLResponse) {
-        var request = request
-        request.httpBodyStream = InputStream(data: body)
-        request.setValue("\(body.count)", forHTTPHeaderField: "Content-Length")
+        if asStream {
+            request.httpBodyStream = InputStream(data: body)
+            request.setValue("\(body.count)", forHTTPHeaderField: "Content-Length")
+        } else {
+            request.httpBody = body
+        }
         return try await next(request)
     }
 }
@@ -106,7 +97,8 @@ private struct BodyStreamMiddleware: Middleware {
                     _ = try await client.response(with: RawRouteEndpoint("first"))
                     return .success(
                         try await client.response(
-                            with: RawPostEndpoint(), middleware: [BodyStreamMiddleware(body: Data("stream".utf8))]))
+                            with: RawPostEndpoint(),
+                            middleware: [BodyMiddleware(body: Data("stream".utf8), asStream: true)]))
                 } catch {
                     return .failure(error)
                 }
