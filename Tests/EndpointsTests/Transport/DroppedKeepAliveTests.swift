@@ -6,36 +6,36 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// `POST /upload`, its answer as received.
-private struct RawPostEndpoint: Endpoint {
-    typealias Server = LoopbackServer
-    typealias Response = Data
-    typealias ErrorResponse = Data
-
-    static let definition: Definition<RawPostEndpoint> = Definition(method: .post, path: "upload")
-}
-
-/// Sets the request's body: in memory, or as a stream, which cannot be read twice.
-private struct BodyMiddleware: Middleware {
-    let body: Data
-    var asStream = false
-
-    func intercept(
-        _ request: URLRequest, context: RequestContext,
-        next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
-    ) async throws -> (Data, HTTPURLResponse) {
-        var request = request
-        if asStream {
-            request.httpBodyStream = InputStream(data: body)
-            request.setValue("\(body.count)", forHTTPHeaderField: "Content-Length")
-        } else {
-            request.httpBody = body
-        }
-        return try await next(request)
-    }
-}
-
 #if canImport(FoundationNetworking)
+    /// `POST /upload`, its answer as received.
+    private struct RawPostEndpoint: Endpoint {
+        typealias Server = LoopbackServer
+        typealias Response = Data
+        typealias ErrorResponse = Data
+
+        static let definition: Definition<RawPostEndpoint> = Definition(method: .post, path: "upload")
+    }
+
+    /// Sets the request's body: in memory, or as a stream, which cannot be read twice.
+    private struct BodyMiddleware: Middleware {
+        let body: Data
+        var asStream = false
+
+        func intercept(
+            _ request: URLRequest, context: RequestContext,
+            next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+        ) async throws -> (Data, HTTPURLResponse) {
+            var request = request
+            if asStream {
+                request.httpBodyStream = InputStream(data: body)
+                request.setValue("\(body.count)", forHTTPHeaderField: "Content-Length")
+            } else {
+                request.httpBody = body
+            }
+            return try await next(request)
+        }
+    }
+
     /// A kept-alive connection that the server closes as the next request arrives on it (a server
     /// restarting, or timing the idle connection out at that moment): libcurl sends the request again
     /// on a new connection, reading its body from the start.
@@ -50,30 +50,35 @@ private struct BodyMiddleware: Middleware {
         /// corelibs is fixed. Its uploads go on a session of their own, on a new connection.
         @Test(arguments: TestTransport.all)
         func aRequestIsSentAgainOnANewConnection(transport: TestTransport) async throws {
-            let client = transport.client(
-                session: URLSession(configuration: .ephemeral), middleware: [TimeoutMiddleware(seconds: 2)])
+            let session = URLSession(configuration: .ephemeral)
+            let timeout = TimeoutMiddleware(seconds: 2)
             for kind in ["GET", "POST", "upload"] {
                 let server = try RawServer(keepAliveReplies: [Self.ok])
                 defer { server.stop() }
-                let result = await Loopback.$baseURL.withValue(server.url) {
-                    () async -> Result<Data, RawPostEndpoint.TaskError> in
-                    do throws(RawPostEndpoint.TaskError) {
-                        _ = try await client.response(with: RawRouteEndpoint("first"))
-                        switch kind {
-                        case "GET": return .success(try await client.response(with: RawRouteEndpoint("upload")))
-                        case "POST":
-                            return .success(
-                                try await client.response(
-                                    with: RawPostEndpoint(), middleware: [BodyMiddleware(body: Data("hello".utf8))]))
-                        default:
-                            let chunks = AsyncStream<Data> { continuation in
-                                continuation.yield(Data("hello".utf8))
-                                continuation.finish()
-                            }
+                // The first request leaves the connection kept alive, in the transport's pool.
+                _ = try await send(RawRouteEndpoint("first"), at: server.url, session: session, via: transport).get()
+                let result: Result<Data, RawPostEndpoint.TaskError>
+                switch kind {
+                case "GET":
+                    result = await send(
+                        RawRouteEndpoint("upload"), at: server.url, session: session, via: transport,
+                        middleware: [timeout])
+                case "POST":
+                    result = await send(
+                        RawPostEndpoint(), at: server.url, session: session, via: transport,
+                        middleware: [timeout, BodyMiddleware(body: Data("hello".utf8))])
+                default:
+                    let chunks = AsyncStream<Data> { continuation in
+                        continuation.yield(Data("hello".utf8))
+                        continuation.finish()
+                    }
+                    let client = transport.client(session: session, middleware: [timeout])
+                    result = await Loopback.$baseURL.withValue(server.url) {
+                        do throws(RawPostEndpoint.TaskError) {
                             return .success(try await client.upload(RawPostEndpoint(), from: chunks))
+                        } catch {
+                            return .failure(error)
                         }
-                    } catch {
-                        return .failure(error)
                     }
                 }
                 if kind == "POST", transport.pinsLinuxURLSessionFailure(result, code: .timedOut) { continue }
@@ -90,19 +95,10 @@ private struct BodyMiddleware: Middleware {
         @Test func aBodyStreamThatCannotBeReadAgainSaysSo() async throws {
             let server = try RawServer(keepAliveReplies: [Self.ok])
             defer { server.stop() }
-            let client = TestTransport.curl.client()
-            let result = await Loopback.$baseURL.withValue(server.url) {
-                () async -> Result<Data, RawPostEndpoint.TaskError> in
-                do throws(RawPostEndpoint.TaskError) {
-                    _ = try await client.response(with: RawRouteEndpoint("first"))
-                    return .success(
-                        try await client.response(
-                            with: RawPostEndpoint(),
-                            middleware: [BodyMiddleware(body: Data("stream".utf8), asStream: true)]))
-                } catch {
-                    return .failure(error)
-                }
-            }
+            _ = try await send(RawRouteEndpoint("first"), at: server.url, via: .curl).get()
+            let result = await send(
+                RawPostEndpoint(), at: server.url, via: .curl,
+                middleware: [BodyMiddleware(body: Data("stream".utf8), asStream: true)])
             #expect(result.failure()?.urlErrorCode == .requestBodyStreamExhausted)
         }
     }
