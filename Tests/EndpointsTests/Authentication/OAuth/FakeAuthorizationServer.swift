@@ -73,7 +73,7 @@ final class FakeAuthorizationServer: Sendable {
     /// `GET /api` with `auth`.
     func api(_ auth: OAuth, middleware: [any Middleware] = []) async throws(EndpointTaskError<EmptyCodable>) {
         _ = try await URLSession.shared.response(
-            for: Request<Data>.get(http.url("/api").absoluteString).auth(auth).middleware(middleware))
+            for: Request<Data>.get(RequestTarget(http.url("/api").absoluteString)).auth(auth).middleware(middleware))
     }
 
     /// A token response with `fields` as raw JSON members, e.g. `"access_token": "a"`.
