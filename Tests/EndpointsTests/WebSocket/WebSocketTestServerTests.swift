@@ -91,6 +91,25 @@ struct LoopbackBytes: WebSocketEndpoint {
             #expect(plain == Data("plain".utf8))
             for connection in connections { try connection.close() }
         }
+
+        /// libcurl counts an open WebSocket's connection among those its connection cache keeps
+        /// (`CURLMOPT_MAXCONNECTS`, four per request slot here); beside more WebSockets than that,
+        /// each request's connection was closed when it ended, and the next request connected again.
+        @Test(.timeLimit(.minutes(5))) func requestsBesideManyOpenWebSocketsKeepTheirConnection() async throws {
+            let server = try Self.server()
+            defer { server.stop() }
+            let client = EndpointClient(transport: try CurlTransport(maximumRequestsPerHost: 1))
+            var connections: [WebSocketConnection<LoopbackText>] = []
+            for _ in 0..<6 {
+                connections.append(try await client.webSocket(LoopbackText(), environment: server.baseURL))
+            }
+            try await Loopback.$baseURL.withValue(server.baseURL) {
+                _ = try await client.typedResponse(with: EchoEndpoint())
+                let second = try await client.typedResponse(with: EchoEndpoint())
+                #expect(second.metrics.attempts.first?.connection?.reusedConnection == true)
+            }
+            for connection in connections { try connection.close() }
+        }
     #endif
 
     @Test func aRequestThatIsNotAHandshakeGets400() async throws {

@@ -122,7 +122,9 @@
             // Exchanges whose transfer ended with compressed bytes still to decode for their reader.
             var draining: [ObjectIdentifier: CurlExchange] = [:]
             var watchAt = UInt64.max
-            var cachedConnections = multi.cachedConnections
+            // Four connections kept per transfer at the busiest moment, and one per open socket.
+            var busiest = multi.cachedConnections
+            var cachedConnections = busiest
             // Connect-only sockets: connecting (libcurl's), then open (polled here).
             var connecting: [OpaquePointer: CurlSocket] = [:]
             var sockets: [ObjectIdentifier: CurlSocket] = [:]
@@ -152,8 +154,11 @@
                     multi.add(exchange.handle)
                     watchAt = min(watchAt, exchange.idleDeadline)
                 }
-                if running.count * 4 > cachedConnections {
-                    cachedConnections = running.count * 4
+                // libcurl's cache counts an open socket's connection too: kept below them, it
+                // closed each transfer's connection as the transfer ended.
+                busiest = max(busiest, running.count * 4)
+                if busiest + sockets.count + connecting.count != cachedConnections {
+                    cachedConnections = busiest + sockets.count + connecting.count
                     multi.keepConnections(cachedConnections)
                 }
                 for exchange in work.removed {
@@ -312,9 +317,9 @@
         /// Keeps up to `count` connections open, idle ones included, closing the least recently
         /// used beyond. libcurl's default is four per transfer running *now*: once a burst drains,
         /// each connection handed back closes an idle one, and the next burst connects again
-        /// (40 new connections per 1,000 requests at 16 in flight against nginx). The loop only
-        /// raises it, to four per transfer at the busiest moment; idle connections still close
-        /// after `CURLOPT_MAXAGE_CONN` (118 s).
+        /// (40 new connections per 1,000 requests at 16 in flight against nginx). The loop keeps
+        /// four per transfer at the busiest moment, plus one per open WebSocket (whose connection
+        /// the cache counts); idle connections still close after `CURLOPT_MAXAGE_CONN` (118 s).
         func keepConnections(_ count: Int) {
             _ = ep_multi_setopt_long(multi, Int32(EP_CURLMOPT_MAXCONNECTS), count)
         }
