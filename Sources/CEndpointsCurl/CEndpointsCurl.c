@@ -242,3 +242,43 @@ int ep_multi_next_done(ep_curlm *multi, ep_curl **handle, int *result) {
 }
 
 #endif
+
+// MARK: The loop's open sockets
+
+#if defined(__linux__)
+#include <errno.h>
+#include <sys/epoll.h>
+
+int ep_socket_set_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+int ep_socket_set_watch(int set, int fd, int input, int output, int watched) {
+    struct epoll_event event = {0};
+    event.events = (input ? EPOLLIN : 0) | (output ? EPOLLOUT : 0);
+    event.data.fd = fd;
+    int operation = event.events == 0 ? EPOLL_CTL_DEL : watched ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
+    if (operation == EPOLL_CTL_DEL && !watched) return 0;
+    return epoll_ctl(set, operation, fd, &event);
+}
+
+int ep_socket_set_ready(int set, int *fds, int count) {
+    struct epoll_event events[64];
+    int ready = epoll_wait(set, events, count < 64 ? count : 64, 0);
+    for (int index = 0; index < ready; index++) fds[index] = events[index].data.fd;
+    return ready;
+}
+#else
+#include <errno.h>
+
+int ep_socket_set_create(void) {
+    errno = ENOSYS;
+    return -1;
+}
+int ep_socket_set_watch(int set, int fd, int input, int output, int watched) {
+    errno = ENOSYS;
+    return -1;
+}
+int ep_socket_set_ready(int set, int *fds, int count) {
+    errno = ENOSYS;
+    return -1;
+}
+#endif

@@ -16,6 +16,8 @@ import Foundation
 //          passes the URL; not part of `all`): raw URLSession, EndpointClient() on libcurl and the
 //          bare libcurl loop at 1, 16, 64 in flight and at a 20 ms backend, then a 1 GB download
 //          against `curl -o /dev/null` (`--quick`; `--only=e2e|slow|download`)
+//   sockets  what 0, 100 and 300 open, idle WebSockets cost the requests beside them on one
+//          CurlTransport (Linux; the in-process test server; not part of `all`; `--quick`)
 //   websocket  echo round trips at 1 and 100 connections against the `websockets` package's echo
 //          server, with that package's own client as the reference (scripts/bench-websockets.sh
 //          starts the server and passes ENDPOINTS_WS_ECHO_URL; not part of `all`; `--quick`,
@@ -56,6 +58,11 @@ if mode == "nginx" {
     let only = CommandLine.arguments.first { $0.hasPrefix("--only=") }.map { String($0.dropFirst("--only=".count)) }
     try await NginxBenchmark.run(base: base, quick: CommandLine.arguments.contains("--quick"), only: only)
 }
+#if canImport(FoundationNetworking)
+    if mode == "sockets" {
+        try await OpenSocketsBenchmark.run(quick: CommandLine.arguments.contains("--quick"))
+    }
+#endif
 if mode == "websocket" {
     func argument(_ name: String) -> String? {
         CommandLine.arguments.first { $0.hasPrefix(name) }.map { String($0.dropFirst(name.count)) }

@@ -312,6 +312,17 @@ int ep_decode(ep_decoder *decoder, const void *input, size_t input_length, size_
 int ep_decoder_between_streams(const ep_decoder *decoder);
 void ep_decoder_free(ep_decoder *decoder);
 
+// MARK: The loop's open sockets (an epoll set; Linux only, -1 and errno ENOSYS elsewhere)
+
+/// A new epoll set (close-on-exec): its descriptor, or -1 with errno set.
+int ep_socket_set_create(void);
+/// Makes `set` wait on `fd` for input and/or output; with neither, takes `fd` out of it.
+/// `watched`: whether `fd` is in the set now. 0, or -1 with errno set.
+int ep_socket_set_watch(int set, int fd, int input, int output, int watched);
+/// Puts up to `count` descriptors of `set` that are ready now into `fds`, without waiting;
+/// returns how many (or -1 with errno set).
+int ep_socket_set_ready(int set, int *fds, int count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -127,12 +127,12 @@
             var cachedConnections = busiest
             // Connect-only sockets: connecting (libcurl's), then open (polled here).
             var connecting: [OpaquePointer: CurlSocket] = [:]
-            var sockets: [ObjectIdentifier: CurlSocket] = [:]
+            let sockets = CurlSocketSet()
             while true {
                 let work = inbox.withLock { inbox -> Inbox in
                     let work = Inbox(
                         added: inbox.added, removed: inbox.removed, resumed: inbox.resumed,
-                        connecting: inbox.connecting, touched: [], closing: inbox.closing)
+                        connecting: inbox.connecting, touched: inbox.touched, closing: inbox.closing)
                     inbox.added.removeAll(keepingCapacity: true)
                     inbox.removed.removeAll(keepingCapacity: true)
                     inbox.resumed.removeAll(keepingCapacity: true)
@@ -141,6 +141,7 @@
                     return work
                 }
                 let now = RequestRecorder.now()
+                for socket in work.touched { sockets.touch(socket) }
                 for socket in work.connecting {
                     connecting[socket.handle.easy] = socket
                     multi.add(socket.handle)
@@ -192,9 +193,12 @@
                 while let (easy, code) = multi.nextDone() {
                     if let socket = connecting.removeValue(forKey: easy) {
                         // Connected: the handle stays in the multi handle for the socket's life.
-                        if socket.loopConnected(code: code, now: RequestRecorder.now()) {
-                            sockets[ObjectIdentifier(socket)] = socket
-                        } else {
+                        guard socket.loopConnected(code: code, now: RequestRecorder.now()) else {
+                            multi.remove(socket.handle)
+                            continue
+                        }
+                        if let error = sockets.open(socket) {
+                            socket.loopEnd(error)
                             multi.remove(socket.handle)
                         }
                         continue
@@ -210,17 +214,15 @@
                 } else if running.isEmpty {
                     watchAt = .max
                 }
-                var socketDeadline = UInt64.max
                 if !sockets.isEmpty || !connecting.isEmpty {
-                    serviceSockets(&sockets, connecting: &connecting)
-                    for socket in sockets.values { socketDeadline = min(socketDeadline, socket.deadline) }
+                    serviceSockets(sockets, connecting: &connecting)
                 }
                 if work.closing, running.isEmpty, draining.isEmpty, sockets.isEmpty, connecting.isEmpty,
                     inbox.withLock({ $0.added.isEmpty && $0.connecting.isEmpty })
                 {
                     break
                 }
-                poll(until: min(watchAt, socketDeadline), sockets: sockets.values)
+                poll(until: min(watchAt, sockets.deadline), sockets: sockets)
             }
             inbox.withLock { $0.idle.removeAll() }
             multi.cleanUp()
@@ -245,15 +247,10 @@
             return next
         }
 
-        /// A turn of I/O for each open socket; a socket still connecting that was closed is dropped.
-        private func serviceSockets(
-            _ sockets: inout [ObjectIdentifier: CurlSocket], connecting: inout [OpaquePointer: CurlSocket]
-        ) {
-            let now = RequestRecorder.now()
-            for (id, socket) in sockets where !socket.loopService(now: now) {
-                sockets[id] = nil
-                multi.remove(socket.handle)
-            }
+        /// A turn of I/O for each open socket that has something to do; a socket still connecting
+        /// that was closed is dropped.
+        private func serviceSockets(_ sockets: CurlSocketSet, connecting: inout [OpaquePointer: CurlSocket]) {
+            for socket in sockets.service(now: RequestRecorder.now()) { multi.remove(socket.handle) }
             for (easy, socket) in connecting where socket.shared.withLock({ $0.closeNow }) {
                 connecting[easy] = nil
                 multi.remove(socket.handle)
@@ -263,7 +260,7 @@
 
         /// Sleeps in `curl_multi_poll` until libcurl has work, a wake-up, one of `sockets` is ready,
         /// or `deadline` (uptime ns).
-        private func poll(until deadline: UInt64, sockets: Dictionary<ObjectIdentifier, CurlSocket>.Values) {
+        private func poll(until deadline: UInt64, sockets: CurlSocketSet) {
             let sleeps = inbox.withLock { inbox -> Bool in
                 guard !inbox.hasWork else { return false }
                 inbox.polling = true
@@ -273,15 +270,10 @@
             let now = RequestRecorder.now()
             let milliseconds =
                 deadline == .max ? 1000 : Int32(clamping: (deadline &- min(deadline, now)) / 1_000_000 + 1)
-            var extra: [ep_waitfd] = []
-            for socket in sockets where socket.descriptor >= 0 {
-                var events: Int16 = 0
-                if !socket.readPaused { events |= Int16(EP_CURL_WAIT_POLLIN) }
-                if socket.wantsOutput { events |= Int16(EP_CURL_WAIT_POLLOUT) }
-                if events != 0 { extra.append(ep_waitfd(fd: socket.descriptor, events: events, revents: 0)) }
-            }
+            var extra = sockets.pollDescriptor.map { [$0] } ?? []
             multi.poll(timeout: min(milliseconds, 1000), extra: &extra)
             inbox.withLock { $0.polling = false }
+            if let descriptor = extra.first { sockets.polled(descriptor) }
         }
 
         /// Keeps `handle` for the next transfer, or frees it when enough are kept.

@@ -10,10 +10,13 @@
     /// The easy handle stays in the loop's multi handle for the socket's whole life (libcurl
     /// refuses to send on a connect-only handle once it is removed). After libcurl reports the
     /// connection made, the loop polls the socket itself (`CURLINFO_ACTIVESOCKET` among
-    /// `curl_multi_poll`'s extra descriptors) and, every turn, calls ``loopService(now:)``: it
-    /// sends what waits (a partial send keeps its offset), then reads with `curl_easy_recv` until
-    /// `CURLE_AGAIN` (OpenSSL may hold decrypted bytes the socket no longer shows), unless the
-    /// reader is behind. `CURLE_OK` with 0 bytes is the peer's close.
+    /// `curl_multi_poll`'s extra descriptors) and, in each turn where the socket is ready, was
+    /// touched (a send, a close, a reader that caught up) or is past its deadline, calls
+    /// ``loopService(now:)``: it sends what waits (a partial send keeps its offset), then reads
+    /// with `curl_easy_recv` until `CURLE_AGAIN` (OpenSSL may hold decrypted bytes the socket no
+    /// longer shows, so a turn never stops reading early but for a reader that is behind).
+    /// `CURLE_OK` with 0 bytes is the peer's close. Open sockets the turn has nothing for cost it
+    /// nothing but their place in the poll.
     ///
     /// Backpressure: received bytes go into a ``BodyBuffer`` of ``bufferLimit`` bytes; while it is
     /// full the loop stops reading (and stops polling for input), so a slow reader leaves the
@@ -97,9 +100,16 @@
         /// The file descriptor the loop polls, once connected.
         var descriptor: Int32 { socket }
 
-        /// Whether the loop should poll for output.
-        var wantsOutput: Bool {
-            requestOffset < request.count || shared.withLock { !$0.outbox.isEmpty }
+        /// Whether the loop should poll for output: bytes were left to send at the end of the
+        /// socket's last turn (a send asked for since then touched the socket, so it has another).
+        private(set) var wantsOutput = false
+        /// What the loop's ``CurlSocketSet`` waits on this socket for.
+        var interest = Interest(input: false, output: false)
+
+        struct Interest: Equatable {
+            var input: Bool
+            var output: Bool
+            var isEmpty: Bool { !input && !output }
         }
 
         // MARK: The caller's side
@@ -183,6 +193,7 @@
         /// One turn of I/O: sends, then reads. `false` once the socket is done with (the loop then
         /// removes the handle).
         func loopService(now: UInt64) -> Bool {
+            defer { wantsOutput = requestOffset < request.count || shared.withLock { !$0.outbox.isEmpty } }
             let (closeNow, head, resume) = shared.withLock { shared in
                 defer { shared.resumeReading = false }
                 return (shared.closeNow, shared.head, shared.resumeReading)
