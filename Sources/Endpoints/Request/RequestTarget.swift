@@ -1,10 +1,12 @@
+import Foundation
+
 /// Where an ``AdHocRequest`` goes, written as a string: an absolute URL, or, with a
 /// ``RequestBase``, a path after the base's URL.
 ///
 /// ```swift
 /// Request<[User]>.get("https://api.example.com/users")          // an absolute URL
 /// Request<User>.get("users/\(id)", on: Api.base)                // a path on a base
-/// Request<Data>.get(RequestTarget(avatarURL))                   // a URL held in a variable
+/// Request<Data>.get(RequestTarget(avatarURL))                   // a URL or String in a variable
 /// ```
 ///
 /// On a base, each interpolated value is one percent-encoded path segment (`a/b` → `a%2Fb`), so a
@@ -25,6 +27,11 @@ public struct RequestTarget: Sendable, ExpressibleByStringInterpolation {
     /// separates segments).
     public init(_ text: String) {
         self.init(stringLiteral: text)
+    }
+
+    /// An absolute URL held in a `URL`, sent as it is (its percent-encoding kept).
+    public init(_ url: URL) {
+        self.init(stringLiteral: url.absoluteString)
     }
 
     /// A target from an interpolated string literal.

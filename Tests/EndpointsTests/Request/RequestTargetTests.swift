@@ -32,6 +32,11 @@ import Testing
         #expect(onBase.url?.absoluteString == "https://api.example.com/v1/users/7?api-version=2")
     }
 
+    @Test func aFoundationURLIsARequestTargetSentAsItIs() throws {
+        let url = try #require(URL(string: "https://api.example.com/files/a%20b%2Fc?q=x%26y"))
+        #expect(try Request<Data>.get(RequestTarget(url)).urlRequest().url == url)
+    }
+
     @Test func theNameIsTheTargetAsWritten() {
         #expect(Request<Data>.get("users/\(7)", on: AdHocFixtures.base).name == "GET users/{1}")
         #expect(
