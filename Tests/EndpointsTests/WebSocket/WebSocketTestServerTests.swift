@@ -95,7 +95,7 @@ struct LoopbackBytes: WebSocketEndpoint {
         /// libcurl counts an open WebSocket's connection among those its connection cache keeps
         /// (`CURLMOPT_MAXCONNECTS`, four per request slot here); beside more WebSockets than that,
         /// each request's connection was closed when it ended, and the next request connected again.
-        @Test(.timeLimit(.minutes(5))) func requestsBesideManyOpenWebSocketsKeepTheirConnection() async throws {
+        @Test func requestsBesideManyOpenWebSocketsKeepTheirConnection() async throws {
             let server = try Self.server()
             defer { server.stop() }
             let client = EndpointClient(transport: try CurlTransport(maximumRequestsPerHost: 1))
