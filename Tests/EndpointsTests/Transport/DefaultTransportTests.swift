@@ -93,6 +93,37 @@ import Testing
             }
         }
 
+        /// Credentials in the proxy's URL (`http://user:password@proxy:port`, percent-encoded) go to
+        /// the proxy as `Proxy-Authorization: Basic`, through each Linux transport.
+        @Test func credentialsInTheProxysURLGoToTheProxyThroughCurl() async {
+            await #expect(processExitsWith: .success) {
+                exit(try await Self.sendThroughAProxyWithCredentials(curl: true) ? 0 : 1)
+            }
+        }
+
+        @Test func credentialsInTheProxysURLGoToTheProxyThroughURLSession() async {
+            await #expect(processExitsWith: .success) {
+                exit(try await Self.sendThroughAProxyWithCredentials(curl: false) ? 0 : 1)
+            }
+        }
+
+        /// Whether the proxy in `http_proxy`, with a user and password in its URL, answered and was
+        /// sent the credentials.
+        static func sendThroughAProxyWithCredentials(curl: Bool) async throws -> Bool {
+            let proxy = try RawServer(reply: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+            let port = try #require(proxy.url.port)
+            setenv("http_proxy", "http://user:p%40ss@127.0.0.1:\(port)", 1)
+            let client =
+                curl ? EndpointClient(transport: try CurlTransport()) : EndpointClient(session: URLSession.shared)
+            let body = try await client.response(for: Request<Data>.get("http://example.invalid/through-proxy"))
+            let head = proxy.heads.value.first ?? ""
+            proxy.stop()
+            // base64("user:p@ss")
+            let authorized = head.contains("\r\nProxy-Authorization: Basic dXNlcjpwQHNz\r\n")
+            if !authorized { FileHandle.standardError.write(Data("PROXY-HEAD \(head)\n".utf8)) }
+            return body == Data("ok".utf8) && authorized
+        }
+
         @Test func noProxyExemptsAHost() async {
             await #expect(processExitsWith: .success) {
                 let proxy = try RawServer(reply: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
