@@ -92,6 +92,46 @@ struct LoopbackBytes: WebSocketEndpoint {
             for connection in connections { try connection.close() }
         }
 
+        /// A reader that falls behind pauses the socket (its bytes wait in the kernel, the server's
+        /// writes stall) and resumes it as it catches up: 8 MiB sent at once, read one message at
+        /// a time, arrive whole and in order; meanwhile a request through the same transport is
+        /// answered, and a second WebSocket echoes.
+        @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // .timeLimit
+        @Test(.timeLimit(.minutes(5))) func aReaderThatFallsBehindGetsEveryMessageInOrder() async throws {
+            let server = try TestServer()
+            defer { server.stop() }
+            let piece = 32 * 1024
+            server.route("/ws") { request in
+                .webSocket(request) { text in
+                    guard text == "flood" else { return [text] }
+                    return (0..<256).map { index in String(index) + String(repeating: "x", count: piece) }
+                }
+            }
+            server.route("/plain") { _ in .text("plain") }
+            let client = EndpointClient(transport: try CurlTransport())
+            let flood = try await client.webSocket(LoopbackText(), environment: server.baseURL)
+            let other = try await client.webSocket(LoopbackText(), environment: server.baseURL)
+            var messages = flood.makeAsyncIterator()
+            try await flood.send("flood")
+            var received = 0
+            while received < 256, let text = try await messages.next() {
+                #expect(text == String(received) + String(repeating: "x", count: piece))
+                received += 1
+                if received == 1 {
+                    // While the rest waits: another WebSocket and a request go on.
+                    var echoes = other.makeAsyncIterator()
+                    try await other.send("beside")
+                    #expect(try await echoes.next() == "beside")
+                    let plain = Request<Data>.get(RequestTarget(server.url("/plain")))
+                    #expect(try await client.response(for: plain) == Data("plain".utf8))
+                }
+                await Task.yield()
+            }
+            #expect(received == 256)
+            try flood.close()
+            try other.close()
+        }
+
         /// libcurl counts an open WebSocket's connection among those its connection cache keeps
         /// (`CURLMOPT_MAXCONNECTS`, four per request slot here); beside more WebSockets than that,
         /// each request's connection was closed when it ended, and the next request connected again.
