@@ -3,7 +3,8 @@
 #
 # Runs the concurrency-heavy test targets under a sanitizer: the stress suite (thousands of requests
 # at 64 in flight through each transport, cancellations racing completions, credential refreshes,
-# retries, dropped connections), the mocking suites and the test server's own. They are built in a
+# retries, dropped connections; on Linux, 320 WebSockets opened and ended 32 at a time beside
+# requests), the mocking suites and the test server's own. They are built in a
 # throwaway package (.build/sanitized-<kind>/, whose sources are links to this checkout's) that
 # holds only the library, the test server, the mocking modules and those test targets, so the
 # sanitizer build skips the 23,000 lines of EndpointsTests: on 2 cores that build took 390-420 s

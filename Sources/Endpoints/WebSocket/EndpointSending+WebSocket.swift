@@ -40,7 +40,7 @@ extension EndpointSending {
         let client = endpointClient
         let handshake: WebSocketHandshake
         do {
-            var random = SystemRandomNumberGenerator()
+            var random = SystemRandom()
             handshake = try WebSocketHandshake(subprotocols: T.subprotocols, using: &random)
         } catch {
             throw .streamError(WebSocketError.handshakeFailed(error.description))

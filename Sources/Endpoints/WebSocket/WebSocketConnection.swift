@@ -84,7 +84,7 @@ public final class WebSocketConnection<Endpoint: WebSocketEndpoint>: AsyncSequen
         do {
             switch link {
             case .frames(let channel):
-                var random = SystemRandomNumberGenerator()
+                var random = SystemRandom()
                 try await channel.send(WebSocketFrameEncoder.message(encoded, using: &random))
             case .messages(let channel):
                 try await channel.send(encoded)
@@ -100,7 +100,7 @@ public final class WebSocketConnection<Endpoint: WebSocketEndpoint>: AsyncSequen
     /// - Throws: ``WebSocketError/pingTimedOut`` when none came in time (the connection is then
     ///   closed with 1001), ``WebSocketError/closed`` when the connection closed first.
     public func ping(timeout: TimeInterval = 10) async throws(WebSocketError) {
-        var random = SystemRandomNumberGenerator()
+        var random = SystemRandom()
         let payload = withUnsafeBytes(of: random.next()) { Data($0) }
         let outcome = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<Void, WebSocketError>, Never>) in
@@ -113,7 +113,7 @@ public final class WebSocketConnection<Endpoint: WebSocketEndpoint>: AsyncSequen
             Task {
                 switch self.link {
                 case .frames(let channel):
-                    var random = SystemRandomNumberGenerator()
+                    var random = SystemRandom()
                     // A payload of 8 bytes is within a control frame's 125.
                     let frame = try? WebSocketFrameEncoder.control(.ping, payload: payload, using: &random)
                     do {
@@ -156,7 +156,7 @@ public final class WebSocketConnection<Endpoint: WebSocketEndpoint>: AsyncSequen
     /// - Throws: ``WebSocketError/unsendable(_:)`` for a code that may not be sent (1005, 1006,
     ///   1015…) or a reason over 123 bytes of UTF-8.
     public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") throws(WebSocketError) {
-        var random = SystemRandomNumberGenerator()
+        var random = SystemRandom()
         let frame: [UInt8]
         do {
             frame = try WebSocketFrameEncoder.close(code: code, reason: reason, using: &random)
@@ -189,7 +189,7 @@ public final class WebSocketConnection<Endpoint: WebSocketEndpoint>: AsyncSequen
     fileprivate func replyToClose(code: WebSocketCloseCode?) {
         switch link {
         case .frames(let channel):
-            var random = SystemRandomNumberGenerator()
+            var random = SystemRandom()
             let frame = try? WebSocketFrameEncoder.close(code: code, using: &random)
             channel.sendThenClose(frame ?? [])
         case .messages(let channel):
@@ -283,7 +283,7 @@ public final class WebSocketConnection<Endpoint: WebSocketEndpoint>: AsyncSequen
             if let failure = step.failure, !ended,
                 let code = connection.shared.withLock({ $0.state.failed(failure) })
             {
-                var random = SystemRandomNumberGenerator()
+                var random = SystemRandom()
                 if let frame = try? WebSocketFrameEncoder.close(code: code, using: &random) {
                     channel.sendThenClose(frame)
                 } else {
@@ -326,7 +326,7 @@ public final class WebSocketConnection<Endpoint: WebSocketEndpoint>: AsyncSequen
 
         private mutating func handle(_ event: WebSocketFrameDecoder.Event) {
             let action = connection.shared.withLock { $0.state.received(event) }
-            var random = SystemRandomNumberGenerator()
+            var random = SystemRandom()
             switch action {
             case .deliver(let message):
                 ready.append(message)

@@ -3,7 +3,7 @@
 /// fresh key drawn from the caller's random source for every frame (§5.3).
 ///
 /// ```swift
-/// var random = SystemRandomNumberGenerator()
+/// var random = SystemRandom()
 /// let hello = WebSocketFrameEncoder.message(.text("Hello"), using: &random)
 /// let pong = try WebSocketFrameEncoder.control(.pong, payload: pingPayload, using: &random)
 /// let bye = try WebSocketFrameEncoder.close(code: .normalClosure, reason: "done", using: &random)

@@ -8,7 +8,7 @@ import Foundation
 /// upgrade request carries, and the check of the server's answer.
 ///
 /// ```swift
-/// var random = SystemRandomNumberGenerator()
+/// var random = SystemRandom()
 /// let handshake = try WebSocketHandshake(subprotocols: ["chat.v2"], using: &random)
 /// for (name, value) in handshake.requestHeaderFields { request.setValue(value, forHTTPHeaderField: name) }
 /// // … send the GET, read the answer's head …
@@ -29,7 +29,7 @@ struct WebSocketHandshake: Sendable, Hashable {
     /// The subprotocols offered, in order of preference; empty when none is.
     let subprotocols: [String]
 
-    /// A handshake with a fresh key of 16 bytes from `generator` (`SystemRandomNumberGenerator`
+    /// A handshake with a fresh key of 16 bytes from `generator` (`SystemRandom`
     /// when connecting), offering `subprotocols`.
     ///
     /// - Throws: ``WebSocketHandshakeError/invalidSubprotocol(_:)`` for a name that is not an HTTP

@@ -43,7 +43,7 @@ struct WebSocketMaskingKey: Sendable, Hashable {
         bytes = (b0, b1, b2, b3)
     }
 
-    /// A key of the top 32 bits of `generator`'s next number (`SystemRandomNumberGenerator` when
+    /// A key of the top 32 bits of `generator`'s next number (`SystemRandom` when
     /// connecting), most significant first.
     init(using generator: inout some RandomNumberGenerator) {
         let value = generator.next()
