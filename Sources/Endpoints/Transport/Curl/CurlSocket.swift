@@ -9,14 +9,14 @@
     ///
     /// The easy handle stays in the loop's multi handle for the socket's whole life (libcurl
     /// refuses to send on a connect-only handle once it is removed). After libcurl reports the
-    /// connection made, the loop polls the socket itself (`CURLINFO_ACTIVESOCKET` among
-    /// `curl_multi_poll`'s extra descriptors) and, in each turn where the socket is ready, was
+    /// connection made, the loop waits on the socket itself (`CURLINFO_ACTIVESOCKET`, in the epoll
+    /// set of its ``CurlSocketSet``) and, in each turn where the socket is ready, was
     /// touched (a send, a close, a reader that caught up) or is past its deadline, calls
     /// ``loopService(now:)``: it sends what waits (a partial send keeps its offset), then reads
     /// with `curl_easy_recv` until `CURLE_AGAIN` (OpenSSL may hold decrypted bytes the socket no
     /// longer shows, so a turn never stops reading early but for a reader that is behind).
-    /// `CURLE_OK` with 0 bytes is the peer's close. Open sockets the turn has nothing for cost it
-    /// nothing but their place in the poll.
+    /// `CURLE_OK` with 0 bytes is the peer's close. An open socket the turn has nothing for costs
+    /// it nothing.
     ///
     /// Backpressure: received bytes go into a ``BodyBuffer`` of ``bufferLimit`` bytes; while it is
     /// full the loop stops reading (and stops polling for input), so a slow reader leaves the
