@@ -37,6 +37,32 @@ import Testing
             try connection.close(code: .goingAway)
         }
 
+        /// Over TLS, a reader that falls behind pauses the socket with decrypted bytes left in
+        /// OpenSSL, which the socket no longer shows as readable; they are read when the reader
+        /// catches up. 12 MiB echoed while a slow reader takes them one message at a time.
+        @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // .timeLimit
+        @Test(.timeLimit(.minutes(5))) func aSlowReaderOverTLSGetsEveryEchoInOrder() async throws {
+            let ca = try #require(WebSocketPeers.caFile)
+            let client = EndpointClient(
+                transport: try CurlTransport(tls: try TLSTrust(certificateAuthorities: [ca], trustsSystemRoots: false)))
+            let connection = try await client.webSocket(SecureEchoBytes())
+            let count = 96
+            func message(_ index: Int) -> Data { Data(repeating: UInt8(truncatingIfNeeded: index), count: 128 * 1024) }
+            let reader = Task {
+                var iterator = connection.makeAsyncIterator()
+                var received = 0
+                while received < count, let payload = try await iterator.next() {
+                    guard payload == message(received) else { return received }
+                    received += 1
+                    await Task.yield()
+                }
+                return received
+            }
+            for index in 0..<count { try await connection.send(message(index)) }
+            #expect(try await reader.value == count)
+            try connection.close()
+        }
+
         @Test func anUntrustedServerIsRefused() async throws {
             let connection = EndpointClient(transport: try CurlTransport())
             await #expect(throws: SecureEchoBytes.TaskError.self) { try await connection.webSocket(SecureEchoBytes()) }
