@@ -239,9 +239,19 @@ func send<E: Endpoint>(
     auth: E.Auth = E.auth,
     middleware: [any Middleware] = []
 ) async -> Result<E.Response, E.TaskError> {
+    await send(endpoint, at: baseURL, through: transport.client(session: session), auth: auth, middleware: middleware)
+}
+
+/// Sends `endpoint` through `client` to the server at `baseURL` and returns the outcome.
+func send<E: Endpoint>(
+    _ endpoint: E,
+    at baseURL: URL,
+    through client: EndpointClient,
+    auth: E.Auth = E.auth,
+    middleware: [any Middleware] = []
+) async -> Result<E.Response, E.TaskError> {
     await Loopback.$baseURL.withValue(baseURL) {
         do throws(E.TaskError) {
-            let client = transport.client(session: session)
             return .success(try await client.response(with: endpoint, auth: auth, middleware: middleware))
         } catch {
             return .failure(error)
