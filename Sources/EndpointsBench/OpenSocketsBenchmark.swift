@@ -13,30 +13,22 @@
     // within none of them (a WebSocket once open stays open), so read the ratios to the level
     // without WebSockets as "the same" or "not", not to the second digit.
     enum OpenSocketsBenchmark {
-        /// A text WebSocket on the test server's `/ws`.
-        struct Idle: WebSocketEndpoint {
-            typealias Server = LoopbackServer
-            typealias Response = Void
-            typealias Outgoing = String
-            typealias Incoming = String
-            static let definition: Definition<Idle> = Definition(path: "ws")
-        }
-
         static func run(quick: Bool) async throws {
             let server = try TestServer()
             defer { server.stop() }
-            server.route("/ws") { request in .webSocket(request) { text in [text] } }
+            // The echo benchmark's endpoint, on the test server's own WebSocket route.
+            server.route("/echo") { request in .webSocket(request) { text in [text] } }
             server.route("/item") { _ in .json(raw: EndToEndBenchmark.payload) }
             let client = EndpointClient(transport: try CurlTransport())
             let rounds = quick ? 3 : 6
             let perRound = quick ? 1_000 : 2_000
             print("Requests beside open WebSockets on one CurlTransport (loopback test server, one GET at a time,")
             print("  \(rounds) rounds of \(perRound); medians; the loop thread's CPU is the transport's own work):")
-            var open: [WebSocketConnection<Idle>] = []
+            var open: [WebSocketConnection<EchoRoundTrip>] = []
             var baseline: Double?
             for level in [0, 100, 300] {
                 while open.count < level {
-                    open.append(try await client.webSocket(Idle(), environment: server.baseURL))
+                    open.append(try await client.webSocket(EchoRoundTrip(), environment: server.baseURL))
                 }
                 _ = try await round(client, server, count: perRound)  // warm-up
                 var loop: [Double] = []
