@@ -56,28 +56,27 @@ import Testing
                 let server = try RawServer(keepAliveReplies: [Self.ok])
                 defer { server.stop() }
                 let own = Self.transport(transport, session: session)
+                let client = EndpointClient(transport: own)
                 // The first request leaves the connection kept alive, in the transport's pool.
-                _ = try await send(RawRouteEndpoint("first"), at: server.url, through: EndpointClient(transport: own))
-                    .get()
+                _ = try await send(RawRouteEndpoint("first"), at: server.url, through: client).get()
                 let result: Result<Data, RawPostEndpoint.TaskError>
                 switch kind {
                 case "GET":
                     result = await send(
-                        RawRouteEndpoint("upload"), at: server.url, through: EndpointClient(transport: own),
-                        middleware: [timeout])
+                        RawRouteEndpoint("upload"), at: server.url, through: client, middleware: [timeout])
                 case "POST":
                     result = await send(
-                        RawPostEndpoint(), at: server.url, through: EndpointClient(transport: own),
+                        RawPostEndpoint(), at: server.url, through: client,
                         middleware: [timeout, BodyMiddleware(body: Data("hello".utf8))])
                 default:
                     let chunks = AsyncStream<Data> { continuation in
                         continuation.yield(Data("hello".utf8))
                         continuation.finish()
                     }
-                    let client = EndpointClient(transport: own, middleware: [timeout])
+                    let uploader = EndpointClient(transport: own, middleware: [timeout])
                     result = await Loopback.$baseURL.withValue(server.url) {
                         do throws(RawPostEndpoint.TaskError) {
-                            return .success(try await client.upload(RawPostEndpoint(), from: chunks))
+                            return .success(try await uploader.upload(RawPostEndpoint(), from: chunks))
                         } catch {
                             return .failure(error)
                         }
