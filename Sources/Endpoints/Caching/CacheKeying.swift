@@ -28,7 +28,7 @@ struct CacheKeying: Sendable {
 
     /// The hex HMAC-SHA-256 of `text` under the salt.
     func digest(_ text: String) -> String {
-        Self.hex(HMACSHA256.authenticationCode(for: Array(text.utf8), key: salt.value))
+        Hex.lowercase(HMACSHA256.authenticationCode(for: Array(text.utf8), key: salt.value))
     }
 
     /// The digest of the request's credential headers (names lower-cased, sorted), empty when it
@@ -39,17 +39,6 @@ struct CacheKeying: Sendable {
             .map { "\($0.key.lowercased()):\($0.value)" }.sorted()
         guard !credentials.isEmpty else { return "" }
         return digest(credentials.joined(separator: "\n"))
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }
 

@@ -31,7 +31,7 @@ struct WebLink: Sendable, Hashable {
     /// does not parse as a URL is left out, and so is a malformed part of the value; parsing goes
     /// on with the next link.
     static func parse(_ header: String, relativeTo base: URL? = nil) -> [WebLink] {
-        var scanner = LinkScanner(Array(header.unicodeScalars))
+        var scanner = LinkScanner(header)
         var links: [WebLink] = []
         while let link = scanner.nextLink(relativeTo: base) {
             if let link { links.append(link) }
@@ -53,24 +53,17 @@ struct WebLink: Sendable, Hashable {
 
 /// Reads link-values one at a time, recovering at the next top-level comma after a malformed one.
 private struct LinkScanner {
-    private let scalars: [Unicode.Scalar]
-    private var index = 0
+    private var field: FieldScanner
 
-    init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
-
-    private var current: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
-
-    private mutating func skipWhitespace() {
-        while let scalar = current, scalar == " " || scalar == "\t" { index += 1 }
-    }
+    init(_ header: String) { field = FieldScanner(header) }
 
     /// The next link: `nil` at the end, `.some(nil)` for a malformed link that was skipped.
     mutating func nextLink(relativeTo base: URL?) -> WebLink?? {
         while true {
-            skipWhitespace()
-            guard let scalar = current else { return nil }
+            field.skipWhitespace()
+            guard let scalar = field.current else { return nil }
             if scalar == "," {
-                index += 1
+                field.advance()
                 continue
             }
             guard scalar == "<" else {
@@ -79,12 +72,10 @@ private struct LinkScanner {
             }
             break
         }
-        index += 1
-        let start = index
-        while let scalar = current, scalar != ">" { index += 1 }
-        guard current == ">" else { return .some(nil) }
-        let reference = String(String.UnicodeScalarView(scalars[start..<index]))
-        index += 1
+        field.advance()
+        let reference = field.read(until: ">")
+        guard field.current == ">" else { return .some(nil) }
+        field.advance()
         let parameters = readParameters()
         let trimmed = reference.trimmingCharacters(in: .whitespaces)
         guard let url = URL(string: trimmed, relativeTo: base)?.absoluteURL else { return .some(nil) }
@@ -96,64 +87,39 @@ private struct LinkScanner {
     private mutating func readParameters() -> [String: String] {
         var parameters: [String: String] = [:]
         while true {
-            skipWhitespace()
-            guard let scalar = current else { return parameters }
+            field.skipWhitespace()
+            guard let scalar = field.current else { return parameters }
             if scalar == "," {
-                index += 1
+                field.advance()
                 return parameters
             }
             guard scalar == ";" else {
                 skipToNextLink()
                 return parameters
             }
-            index += 1
-            skipWhitespace()
-            let nameStart = index
-            while let scalar = current, !";,= \t".unicodeScalars.contains(scalar) { index += 1 }
-            let name = String(String.UnicodeScalarView(scalars[nameStart..<index])).lowercased()
-            skipWhitespace()
+            field.advance()
+            field.skipWhitespace()
+            let name = field.read(until: ";,= \t").lowercased()
+            field.skipWhitespace()
             var value = ""
-            if current == "=" {
-                index += 1
-                skipWhitespace()
-                value = current == "\"" ? readQuoted() : readToken()
+            if field.current == "=" {
+                field.advance()
+                field.skipWhitespace()
+                value = field.current == "\"" ? field.readQuoted() : field.read(until: ";, \t")
             }
             if !name.isEmpty, parameters[name] == nil { parameters[name] = value }
         }
-    }
-
-    private mutating func readToken() -> String {
-        let start = index
-        while let scalar = current, !";, \t".unicodeScalars.contains(scalar) { index += 1 }
-        return String(String.UnicodeScalarView(scalars[start..<index]))
-    }
-
-    /// A quoted-string with `\` escapes; an unterminated one runs to the end.
-    private mutating func readQuoted() -> String {
-        index += 1
-        var text = String.UnicodeScalarView()
-        while let scalar = current {
-            index += 1
-            if scalar == "\"" { break }
-            if scalar == "\\", let escaped = current {
-                index += 1
-                text.append(escaped)
-            } else {
-                text.append(scalar)
-            }
-        }
-        return String(text)
     }
 
     /// Skips to just after the next comma outside quotes and angle brackets.
     private mutating func skipToNextLink() {
         var inQuotes = false
         var inBrackets = false
-        while let scalar = current {
-            index += 1
+        while let scalar = field.current {
+            field.advance()
             if inQuotes {
                 if scalar == "\\" {
-                    index += 1
+                    field.advance()
                 } else if scalar == "\"" {
                     inQuotes = false
                 }

@@ -53,11 +53,11 @@ import Testing
     @Test func theKeysHMACIsRFC2104s() {
         let short = HMACSHA256.authenticationCode(
             for: Array("what do ya want for nothing?".utf8), key: Array("Jefe".utf8))
-        #expect(CacheKeying.hex(short) == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        #expect(Hex.lowercase(short) == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
         let long = HMACSHA256.authenticationCode(
             for: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
             key: [UInt8](repeating: 0xaa, count: 131))
-        #expect(CacheKeying.hex(long) == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+        #expect(Hex.lowercase(long) == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
     }
 
     @Test func aFlightResumesItsWaitersOnceAndLetsCancelledOnesGo() async throws {
