@@ -57,7 +57,9 @@ extension HTTPCache {
             return (body, Self.marked(response, .bypass))
         }
         let requestControl = Self.requestControl(request)
-        guard method == "GET" || method == "HEAD", !requestControl.noStore else {
+        // A Digest `Authorization` differs on every request (its nonce count) and proves nothing
+        // to the cache: the response is not stored.
+        guard method == "GET" || method == "HEAD", !requestControl.noStore, !Self.isDigest(request) else {
             let (body, response) = try await next(request)
             return (body, Self.marked(response, .bypass))
         }
@@ -68,6 +70,12 @@ extension HTTPCache {
             key: "GET \(url.absoluteString) \(credential)", control: requestControl)
         exchange.isHead = method == "HEAD"
         return try await exchange.run()
+    }
+
+    /// Whether `request` carries Digest credentials (``DigestAuth``).
+    private static func isDigest(_ request: URLRequest) -> Bool {
+        guard let value = request.value(forHTTPHeaderField: "Authorization") else { return false }
+        return value.prefix(7).lowercased() == "digest "
     }
 
     /// Methods that change nothing on the server: their responses do not invalidate.

@@ -70,8 +70,8 @@ public struct HTTPCache: StreamingMiddleware {
         case offline
         /// Sent to the server; its response was stored when it could be.
         case miss
-        /// Not for the cache (a method other than `GET` and `HEAD`, `no-store` in the request):
-        /// sent as it was.
+        /// Not for the cache (a method other than `GET` and `HEAD`, `no-store` in the request,
+        /// ``DigestAuth`` credentials): sent as it was.
         case bypass
     }
 
