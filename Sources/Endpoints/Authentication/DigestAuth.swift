@@ -22,9 +22,10 @@ import Foundation
 /// nextnonce=…`). A `401` to credentials sent with the latest nonce means they are wrong: it
 /// reaches the caller as the endpoint's error response, and nothing is sent again.
 ///
-/// Answered: `MD5` (the default) and `SHA-256`, each also as `-sess`; `qop=auth`, and `auth-int`
-/// when the body is in memory (a body streamed from a file or a sequence cannot be hashed first:
-/// such a request to a server that offers only `auth-int` fails with
+/// Answered: `MD5` (the default) and `SHA-256`, each also as `-sess`; `qop=auth`, and `auth-int`,
+/// which signs the body, when only it is offered (the body in memory: an upload from a file or a
+/// sequence joins the request after authentication and is signed as none, so such a server
+/// refuses it with a `401`; a `URLRequest` of your own with an `httpBodyStream` fails with
 /// ``AuthenticationError/invalidCredentials(reason:)``); RFC 2069 challenges without `qop`;
 /// `userhash=true`; a non-ASCII user name as `username*` (RFC 8187). Of several challenges the
 /// strongest is answered (SHA-256 before MD5). The answer signs the request's own URL: a server
