@@ -28,7 +28,7 @@ import Foundation
 /// refuses it with a `401`; a `URLRequest` of your own with an `httpBodyStream` fails with
 /// ``AuthenticationError/invalidCredentials(reason:)``); RFC 2069 challenges without `qop`;
 /// `userhash=true`; a non-ASCII user name as `username*` (RFC 8187). Of several challenges the
-/// strongest is answered (SHA-256 before MD5). The answer signs the request's own URL: a server
+/// first that can be answered is, as the server lists them in its order of preference. The answer signs the request's own URL: a server
 /// that redirects to another URL refuses it there with a `401`, which reaches the caller (follow
 /// such a redirect yourself, with `followsRedirects: false`).
 ///
@@ -97,7 +97,7 @@ public final class DigestAuth: AuthenticationMethod, CustomReflectable {
             return false
         }
         guard let field = response.value(forHTTPHeaderField: "WWW-Authenticate"),
-            let challenge = DigestChallenge.best(in: field)
+            let challenge = DigestChallenge.first(in: field)
         else { return false }
         let sentNonce = request.value(forHTTPHeaderField: "Authorization").flatMap(Self.nonce(inAuthorization:))
         let cnonce = Self.newClientNonce()

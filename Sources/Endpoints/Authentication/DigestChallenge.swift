@@ -23,9 +23,6 @@ struct DigestChallenge: Equatable, Sendable {
         }
 
         var isSession: Bool { self == .md5Session || self == .sha256Session }
-
-        /// Which of two offered challenges to answer: SHA-256 before MD5 (RFC 7616 §3.7).
-        var strength: Int { self == .sha256 || self == .sha256Session ? 1 : 0 }
     }
 
     /// The quality of protection (RFC 7616 §3.3): `auth` signs the method and target, `auth-int`
@@ -81,13 +78,10 @@ struct DigestChallenge: Equatable, Sendable {
         self.userhash = parameters["userhash"]?.lowercased() == "true"
     }
 
-    /// The strongest `Digest` challenge in a `WWW-Authenticate` value that can be answered; the
-    /// first of equal ones.
-    static func best(in field: String) -> DigestChallenge? {
-        AuthChallenge.parse(field).compactMap(DigestChallenge.init).reduce(nil) { best, next in
-            guard let best else { return next }
-            return next.algorithm.strength > best.algorithm.strength ? next : best
-        }
+    /// The first `Digest` challenge in a `WWW-Authenticate` value that can be answered: a server
+    /// lists its challenges in its order of preference (RFC 7616 §3.7).
+    static func first(in field: String) -> DigestChallenge? {
+        AuthChallenge.parse(field).lazy.compactMap(DigestChallenge.init).first
     }
 
     /// The same challenge with another nonce: an `Authentication-Info` field's `nextnonce`

@@ -49,14 +49,16 @@ import Testing
         #expect(challenges.allSatisfy { !$0.scheme.isEmpty })
     }
 
-    @Test func theStrongestAnsweredChallengeIsChosen() throws {
+    /// The server's order is its preference (RFC 7616 §3.7): the first challenge that can be
+    /// answered is.
+    @Test func theFirstAnswerableChallengeIsChosen() throws {
         let field =
-            #"Digest realm="r", nonce="a", algorithm=MD5, qop="auth", "#
-            + #"Digest realm="r", nonce="b", algorithm=SHA-512-256, qop="auth", "#
-            + #"Digest realm="r", nonce="c", algorithm=SHA-256, qop="auth""#
-        let best = try #require(DigestChallenge.best(in: field))
-        #expect(best.nonce == "c")
-        #expect(best.algorithm == .sha256)
+            #"Basic realm="r", Digest realm="r", nonce="a", algorithm=SHA-512-256, qop="auth", "#
+            + #"Digest realm="r", nonce="b", algorithm=SHA-256, qop="auth", "#
+            + #"Digest realm="r", nonce="c", algorithm=MD5, qop="auth""#
+        let chosen = try #require(DigestChallenge.first(in: field))
+        #expect(chosen.nonce == "b")
+        #expect(chosen.algorithm == .sha256)
     }
 
     @Test(arguments: [
@@ -68,7 +70,7 @@ import Testing
         "Digest realm=\"r\", nonce=\"n\u{1}\"",
     ])
     func challengesThatCannotBeAnsweredAreIgnored(field: String) {
-        #expect(DigestChallenge.best(in: field) == nil)
+        #expect(DigestChallenge.first(in: field) == nil)
     }
 
     /// RFC 7616 §3.9.1: the same request answered with MD5 and with SHA-256.
@@ -78,7 +80,7 @@ import Testing
     ])
     func answersRFC7616sExample(algorithm: String, response: String) throws {
         let challenge = try #require(
-            DigestChallenge.best(
+            DigestChallenge.first(
                 in: #"Digest realm="http-auth@example.org", qop="auth, auth-int", algorithm=\#(algorithm), "#
                     + #"nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", "#
                     + #"opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS""#))
@@ -95,7 +97,7 @@ import Testing
     }
 
     @Test func anRFC2069ChallengeIsAnsweredWithoutNonceCount() throws {
-        let challenge = try #require(DigestChallenge.best(in: #"Digest realm="r", nonce="n""#))
+        let challenge = try #require(DigestChallenge.first(in: #"Digest realm="r", nonce="n""#))
         let authorization = try #require(
             challenge.authorization(
                 username: "u", password: "p", for: .init(method: "GET", target: "/", body: nil), nonceCount: 1,
@@ -110,7 +112,7 @@ import Testing
     }
 
     @Test func authIntSignsTheBodyAndCannotSignAStreamedOne() throws {
-        let challenge = try #require(DigestChallenge.best(in: #"Digest realm="r", nonce="n", qop="auth-int""#))
+        let challenge = try #require(DigestChallenge.first(in: #"Digest realm="r", nonce="n", qop="auth-int""#))
         let sent = try #require(
             challenge.authorization(
                 username: "u", password: "p", for: .init(method: "POST", target: "/x", body: Array("hi".utf8)),
@@ -127,7 +129,7 @@ import Testing
 
     @Test func sessionAlgorithmsHashTheNonceAndClientNonceIntoTheSecret() throws {
         let challenge = try #require(
-            DigestChallenge.best(in: #"Digest realm="r", nonce="n", qop=auth, algorithm=SHA-256-sess"#))
+            DigestChallenge.first(in: #"Digest realm="r", nonce="n", qop=auth, algorithm=SHA-256-sess"#))
         let sent = try #require(
             challenge.authorization(
                 username: "u", password: "p", for: .init(method: "GET", target: "/", body: []), nonceCount: 2,
@@ -139,7 +141,7 @@ import Testing
     }
 
     @Test func userNamesAreQuotedHashedOrEncodedAsTheChallengeAsks() throws {
-        let plain = try #require(DigestChallenge.best(in: #"Digest realm="r", nonce="n", qop=auth"#))
+        let plain = try #require(DigestChallenge.first(in: #"Digest realm="r", nonce="n", qop=auth"#))
         let request = DigestChallenge.Request(method: "GET", target: "/", body: [])
         let quoted = try #require(
             plain.authorization(username: #"a"b\c"#, password: "p", for: request, nonceCount: 1, cnonce: "c"))
@@ -147,7 +149,7 @@ import Testing
         let accented = try #require(
             plain.authorization(username: "Jäsøn Doe", password: "p", for: request, nonceCount: 1, cnonce: "c"))
         #expect(accented.hasPrefix("Digest username*=UTF-8''J%C3%A4s%C3%B8n%20Doe, "))
-        let hashing = try #require(DigestChallenge.best(in: #"Digest realm="r", nonce="n", qop=auth, userhash=true"#))
+        let hashing = try #require(DigestChallenge.first(in: #"Digest realm="r", nonce="n", qop=auth, userhash=true"#))
         let hashed = try #require(
             hashing.authorization(username: "u", password: "p", for: request, nonceCount: 1, cnonce: "c"))
         #expect(hashed.hasPrefix(#"Digest username="\#(Hex.lowercase(MD5.hash(Array("u:r".utf8))))", "#))
@@ -159,7 +161,7 @@ import Testing
     private let origin = RedirectPolicy.Origin(URL(string: "https://api.example.com/x")!)!
 
     private func challenge(_ nonce: String, stale: Bool = false) -> DigestChallenge {
-        DigestChallenge.best(in: #"Digest realm="r", nonce="\#(nonce)", qop=auth, stale=\#(stale)"#)!
+        DigestChallenge.first(in: #"Digest realm="r", nonce="\#(nonce)", qop=auth, stale=\#(stale)"#)!
     }
 
     @Test func eachUseOfANonceCountsOnce() {
