@@ -22,7 +22,7 @@ import Foundation
 /// nextnonce=…`). A `401` to credentials sent with the latest nonce means they are wrong: it
 /// reaches the caller as the endpoint's error response, and nothing is sent again.
 ///
-/// Answered: `MD5` (the default) and `SHA-256`, each also as `-sess`; `qop=auth`, and `auth-int`,
+/// Answered: `MD5` (the default), `SHA-256` and `SHA-512-256`, each also as `-sess`; `qop=auth`, and `auth-int`,
 /// which signs the body, when only it is offered (the body in memory: an upload from a file or a
 /// sequence joins the request after authentication and is signed as none, so such a server
 /// refuses it with a `401`; a `URLRequest` of your own with an `httpBodyStream` fails with

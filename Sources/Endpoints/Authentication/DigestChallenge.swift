@@ -3,26 +3,29 @@ import Foundation
 /// A `Digest` challenge of a `WWW-Authenticate` field (RFC 7616 §3.3) that ``DigestAuth`` can
 /// answer, and the answer: the `Authorization` value for one request.
 struct DigestChallenge: Equatable, Sendable {
-    /// The hash functions answered: MD5, the default, and SHA-256, each also in its `-sess` form
-    /// (RFC 7616 §3.4.2). A challenge with another (SHA-512-256) is passed over.
+    /// The hash functions of RFC 7616 §3.2, each also in its `-sess` form (§3.4.2): MD5 (the
+    /// default), SHA-256 and SHA-512-256.
     enum Algorithm: String, CaseIterable, Sendable {
         case md5 = "MD5"
         case md5Session = "MD5-sess"
         case sha256 = "SHA-256"
         case sha256Session = "SHA-256-sess"
+        case sha512_256 = "SHA-512-256"
+        case sha512_256Session = "SHA-512-256-sess"
+
+        /// `H(data)` of text, as UTF-8.
+        func hash(_ text: String) -> String { hash(Array(text.utf8)) }
 
         /// `H(data)`: the digest as lower-case hex (RFC 7616 §3.4.1).
-        func hash(_ text: String) -> String {
-            let bytes = Array(text.utf8)
-            return Hex.lowercase(self == .md5 || self == .md5Session ? MD5.hash(bytes) : SHA256.hash(bytes))
-        }
-
-        /// `H(data)` of bytes: the body's, for `auth-int`.
         func hash(_ bytes: [UInt8]) -> String {
-            Hex.lowercase(self == .md5 || self == .md5Session ? MD5.hash(bytes) : SHA256.hash(bytes))
+            switch self {
+            case .md5, .md5Session: Hex.lowercase(MD5.hash(bytes))
+            case .sha256, .sha256Session: Hex.lowercase(SHA256.hash(bytes))
+            case .sha512_256, .sha512_256Session: Hex.lowercase(SHA512.hash512_256(bytes))
+            }
         }
 
-        var isSession: Bool { self == .md5Session || self == .sha256Session }
+        var isSession: Bool { rawValue.hasSuffix("-sess") }
     }
 
     /// The quality of protection (RFC 7616 §3.3): `auth` signs the method and target, `auth-int`
@@ -47,7 +50,7 @@ struct DigestChallenge: Equatable, Sendable {
     let userhash: Bool
 
     /// The challenge `challenge` is, or `nil` when it is not `Digest`, lacks a realm or a nonce,
-    /// names an algorithm not answered, offers only unknown protections, or holds a control
+    /// names an unknown algorithm, offers only unknown protections, or holds a control
     /// character (which no header may carry back).
     init?(_ challenge: AuthChallenge) {
         let parameters = challenge.parameters

@@ -1,11 +1,14 @@
-/// What SHA-1 and SHA-256 share (FIPS 180-4 §5.1.1, §5.2.1, §3.1): the message padded to 64-byte
-/// blocks, read as big-endian 32-bit words, and the digest written back as big-endian bytes.
+/// What SHA-1, SHA-256 and SHA-512 share (FIPS 180-4 §5.1, §5.2, §3.1): the message padded to
+/// whole blocks, read as big-endian words, and the digest written back as big-endian bytes.
 enum DigestPadding {
-    /// `message`, then `0x80`, zeros up to 56 bytes modulo 64, and the message's length in bits as
-    /// a 64-bit big-endian number: a whole number of 64-byte blocks.
-    static func padded(_ message: [UInt8]) -> [UInt8] {
+    /// `message`, then `0x80`, zeros, and the message's length in bits as a big-endian number of
+    /// an eighth of a block (64 bits for SHA-1 and SHA-256's 64-byte blocks, 128 for SHA-512's
+    /// 128-byte ones): a whole number of blocks.
+    static func padded(_ message: [UInt8], blockSize: Int = 64) -> [UInt8] {
+        let lengthSize = blockSize / 8
         var data = message + [0x80]
-        while data.count % 64 != 56 { data.append(0) }
+        while data.count % blockSize != blockSize - lengthSize { data.append(0) }
+        data += [UInt8](repeating: 0, count: lengthSize - 8)
         let bits = UInt64(message.count) * 8
         for shift in stride(from: 56, through: 0, by: -8) {
             data.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))

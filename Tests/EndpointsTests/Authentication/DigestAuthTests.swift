@@ -53,7 +53,7 @@ import Testing
     /// answered is.
     @Test func theFirstAnswerableChallengeIsChosen() throws {
         let field =
-            #"Basic realm="r", Digest realm="r", nonce="a", algorithm=SHA-512-256, qop="auth", "#
+            #"Basic realm="r", Digest realm="r", nonce="a", algorithm=SHA3-256, qop="auth", "#
             + #"Digest realm="r", nonce="b", algorithm=SHA-256, qop="auth", "#
             + #"Digest realm="r", nonce="c", algorithm=MD5, qop="auth""#
         let chosen = try #require(DigestChallenge.first(in: field))
@@ -65,7 +65,7 @@ import Testing
         #"Basic realm="r""#,
         #"Digest nonce="n""#,  // no realm
         #"Digest realm="r""#,  // no nonce
-        #"Digest realm="r", nonce="n", algorithm=SHA-512-256"#,
+        #"Digest realm="r", nonce="n", algorithm=SHA3-256"#,
         #"Digest realm="r", nonce="n", qop="auth-conf""#,
         "Digest realm=\"r\", nonce=\"n\u{1}\"",
     ])
@@ -77,6 +77,8 @@ import Testing
     @Test(arguments: [
         ("MD5", "8ca523f5e9506fed4657c9700eebdbec"),
         ("SHA-256", "753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1"),
+        // Not in the RFC; computed with Python's hashlib.
+        ("SHA-512-256", "430d05014cecc49cab6fbe03176d41a1da86cbfe24a16580e22aaad928d960d0"),
     ])
     func answersRFC7616sExample(algorithm: String, response: String) throws {
         let challenge = try #require(
@@ -94,6 +96,40 @@ import Testing
                 + #"algorithm=\#(algorithm), nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", nc=00000001, "#
                 + #"cnonce="f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ", qop=auth, response="\#(response)", "#
                 + #"opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS""#)
+    }
+
+    /// RFC 7616 §3.9.2: SHA-512-256 with a hashed, non-ASCII user name, with the values of its
+    /// erratum 4897 (the RFC's own were computed wrongly).
+    @Test func answersRFC7616sUserhashExample() throws {
+        let challenge = try #require(
+            DigestChallenge.first(
+                in: #"Digest realm="api@example.org", qop="auth", algorithm=SHA-512-256, "#
+                    + #"nonce="5TsQWLVdgBdmrQ0XsxbDODV+57QdFR34I9HAbC/RVvkK", "#
+                    + #"opaque="HRPCssKJSGjCrkzDg8OhwpzCiGPChXYjwrI2QmXDnsOS", charset=UTF-8, userhash=true"#))
+        let authorization = challenge.authorization(
+            username: "Jäsøn Doe", password: "Secret, or not?",
+            for: .init(method: "GET", target: "/doe.json", body: []), nonceCount: 1,
+            cnonce: "NTg6RKcb9boFIAS3KrFK9BGeh+iDa/sm6jUMp2wds69v")
+        #expect(
+            authorization
+                == #"Digest username="793263caabb707a56211940d90411ea4a575adeccb7e360aeb624ed06ece9b0b", "#
+                + #"realm="api@example.org", uri="/doe.json", algorithm=SHA-512-256, "#
+                + #"nonce="5TsQWLVdgBdmrQ0XsxbDODV+57QdFR34I9HAbC/RVvkK", nc=00000001, "#
+                + #"cnonce="NTg6RKcb9boFIAS3KrFK9BGeh+iDa/sm6jUMp2wds69v", qop=auth, "#
+                + #"response="3798d4131c277846293534c3edc11bd8a5e4cdcbff78b05db9d95eeb1cec68a5", "#
+                + #"opaque="HRPCssKJSGjCrkzDg8OhwpzCiGPChXYjwrI2QmXDnsOS", userhash=true"#)
+    }
+
+    /// SHA-512/256 against Python's hashlib, around the 128-byte block's length field.
+    @Test(arguments: [
+        ("", "c672b8d1ef56ed28ab87c3622c5114069bdd3ad7b8f9737498d0c01ecef0967a"),
+        ("abc", "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23"),
+        (String(repeating: "x", count: 111), "79a6132b3c9df0f7dfcb5c9c3c663d829a6e7f1c26440afa4eb49cfef669c8ea"),
+        (String(repeating: "x", count: 112), "5349e8f46fcc4e650fe93ee6cd1459ff00c27733cc6f86c1925ceef63bece149"),
+        (String(repeating: "x", count: 200), "88a392dba7d9b7c883511ffcd41e54709cdb43b20dbb491a8a14beeae391aaa0"),
+    ])
+    func sha512_256MatchesHashlib(message: String, digest: String) {
+        #expect(Hex.lowercase(SHA512.hash512_256(Array(message.utf8))) == digest)
     }
 
     @Test func anRFC2069ChallengeIsAnsweredWithoutNonceCount() throws {
