@@ -98,8 +98,8 @@ import Testing
                 + #"opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS""#)
     }
 
-    /// RFC 7616 §3.9.2: SHA-512-256 with a hashed, non-ASCII user name, with the values of its
-    /// erratum 4897 (the RFC's own were computed wrongly).
+    /// RFC 7616 §3.9.2: SHA-512-256 with a hashed, non-ASCII user name. The hashes are those of its
+    /// erratum 4897 (and of Python's hashlib): the RFC's own do not follow from its inputs.
     @Test func answersRFC7616sUserhashExample() throws {
         let challenge = try #require(
             DigestChallenge.first(
