@@ -149,6 +149,26 @@ extension HTTPBinDigestAuthTests {
     }
 }
 
+extension HTTPBinDigestAuthTests {
+    /// Sixteen first requests at once: each is answered, with one send that carries the answer
+    /// (those that started before any challenge came were refused once first).
+    @Test(arguments: TestTransport.all)
+    func concurrentFirstRequestsAreAllAnswered(via transport: TestTransport) async throws {
+        let log = AuthorizationLog()
+        let sender = client(transport, log: log)
+        let auth = DigestAuth(username: "user", password: "passwd")
+        let endpoint = HTTPBinDigest(qop: "auth", algorithm: "SHA-256")
+        let answers = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<16 { group.addTask { try await sender.response(with: endpoint, auth: auth).authenticated } }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(answers == Array(repeating: true, count: 16))
+        let sent = log.sent.value
+        #expect(sent.compactMap { $0 }.count == 16)
+        #expect((1...16).contains(sent.count - 16), "\(sent.count) sends")
+    }
+}
+
 /// ``DigestAuth`` beside ``HTTPCache``, against a loopback server whose protected answer is
 /// cacheable: each request's `Authorization` differs, so the cache neither stores nor answers.
 @Suite struct DigestAuthCacheTests {
@@ -181,5 +201,44 @@ extension HTTPBinDigestAuthTests {
             #expect(answer.httpResponse.cacheOutcome == .bypass)
         }
         #expect(log.sent.value.count == 3)
+    }
+}
+
+/// ``DigestAuth`` beside ``LoggingMiddleware``: the `Authorization` it sets is a credential like any
+/// header a method sets, so no level of logging shows its nonce or its response hash.
+@Suite struct DigestAuthLoggingTests {
+    private struct Protected: Endpoint {
+        typealias Server = LoopbackServer
+        typealias Response = Data
+        static let auth = DigestAuth(username: "user", password: "passwd")
+        static let definition: Definition<Protected> = Definition(path: "protected")
+    }
+
+    @Test(arguments: LogLevel.allCases)
+    func noPartOfTheAnswerIsLogged(level: LogLevel) async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        server.route("/protected") { request in
+            guard request.header("Authorization") != nil else {
+                return TestServer.Response(
+                    status: 401, headers: [("WWW-Authenticate", #"Digest realm="r", nonce="NONCE-5ecr3t", qop="auth""#)]
+                )
+            }
+            return TestServer.Response(body: Data("ok".utf8))
+        }
+        let capture = LogCapture()
+        let client = EndpointClient(
+            transport: TestTransport.all[0].transport(),
+            middleware: [LoggingMiddleware(level: level, sink: capture.sink)])
+        let answer = try await Loopback.$baseURL.withValue(server.baseURL) {
+            try await client.response(with: Protected(), auth: DigestAuth(username: "user", password: "passwd"))
+        }
+        #expect(answer == Data("ok".utf8))
+        let text = capture.text
+        #expect(!text.contains("cnonce") && !text.contains("response=\"") && !text.contains("Digest username"))
+        if level == .headers || level == .bodies {
+            // The header was logged, redacted: the check above looked where it would be.
+            #expect(text.contains("Authorization: <redacted>"), "\(text)")
+        }
     }
 }
