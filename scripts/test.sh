@@ -2,8 +2,9 @@
 # Runs the whole test suite on a fresh machine: installs httpbin from PyPI into a local virtual
 # environment (.venv-httpbin) for the interop suite, and Authlib and Flask into another
 # (.venv-authlib) for the OAuth suite, the `websockets` package, Starlette and uvicorn into a
-# third (.venv-websockets) for the WebSocket peers, and nginx with apt-get when missing for the TLS
-# suites (scripts/nginx.sh: HTTPS with HTTP/2 and a throwaway CA), starts them on loopback, runs
+# third (.venv-websockets) for the WebSocket peers, nginx with apt-get when missing for the TLS
+# suites (scripts/nginx.sh: HTTPS with HTTP/2 and a throwaway CA), and Apache httpd the same way for
+# the Digest authentication suite (scripts/apache.sh: mod_auth_digest), starts them on loopback, runs
 # `swift test`, stops them; when one of them cannot be installed or started, that check fails;
 # checks that every path of the WebSocket peers behaves as documented;
 # then checks that calling endpointTask with an authenticated endpoint does not compile,
@@ -59,11 +60,12 @@ check() {
 }
 
 if [ $# -gt 0 ]; then
-    check "swift test $*" scripts/httpbin.sh run scripts/nginx.sh run scripts/authlib.sh run scripts/websockets.sh run \
-        swift test "$@"
+    check "swift test $*" scripts/httpbin.sh run scripts/nginx.sh run scripts/apache.sh run scripts/authlib.sh run \
+        scripts/websockets.sh run swift test "$@"
 else
     check "swift test (all but the stress, Authlib, queued-cancellation and idle-timeout suites)" \
-        scripts/httpbin.sh run scripts/nginx.sh run scripts/websockets.sh run swift test --skip EndpointsStressTests \
+        scripts/httpbin.sh run scripts/nginx.sh run scripts/apache.sh run scripts/websockets.sh run \
+        swift test --skip EndpointsStressTests \
         --skip QueuedCancellationTests --skip "$idle_timeout_suites"
     check "swift test (the idle-timeout suites, alone)" swift test --skip-build --filter "$idle_timeout_suites"
     check "swift test (the Authlib suite, alone)" \

@@ -34,7 +34,7 @@ private struct HTTPBinDigest: Endpoint {
 }
 
 /// Records the `Authorization` of every request sent through it (`nil` for none).
-private struct AuthorizationLog: Middleware {
+struct AuthorizationLog: Middleware {
     let sent = Shared<[String?]>([])
 
     func intercept(
