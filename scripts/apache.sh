@@ -10,6 +10,7 @@
 # The server runs in the foreground of a background process, as the current user, from a
 # throwaway directory. Its paths (user "user", password "passwd", realm "endpoints"):
 #   /digest/data.json         Digest-protected, nonces valid for 300 s (the default)
+#   /digest/moved.json        a 302 to /digest/data.json, before any authentication
 #   /short-nonce/data.json    the same, nonces valid for 1 s: the next request after that is
 #                             refused with `stale=true`
 set -euo pipefail
@@ -49,7 +50,9 @@ LoadModule authn_file_module $modules/mod_authn_file.so
 LoadModule authz_core_module $modules/mod_authz_core.so
 LoadModule authz_user_module $modules/mod_authz_user.so
 LoadModule auth_digest_module $modules/mod_auth_digest.so
+LoadModule alias_module $modules/mod_alias.so
 DocumentRoot "$work/www"
+Redirect 302 /digest/moved.json /digest/data.json
 <Location /digest/>
     AuthType Digest
     AuthName "endpoints"

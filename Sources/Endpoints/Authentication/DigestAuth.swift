@@ -28,16 +28,16 @@ import Foundation
 /// refuses it with a `401`; a `URLRequest` of your own with an `httpBodyStream` fails with
 /// ``AuthenticationError/invalidCredentials(reason:)``); RFC 2069 challenges without `qop`;
 /// `userhash=true`; a non-ASCII user name as `username*` (RFC 8187). Of several challenges the
-/// first that can be answered is, as the server lists them in its order of preference. The answer signs the request's own URL: a server
-/// that redirects to another URL refuses it there with a `401`, which reaches the caller (follow
-/// such a redirect yourself, with `followsRedirects: false`).
+/// first that can be answered is, as the server lists them in its order of preference. The answer
+/// signs the request's URL and method, so a redirect within the origin is signed again for its
+/// new URL (and one to another origin carries no credentials, as always).
 ///
 /// It keeps state (the challenges, the nonce counts), so declare it once: `static let auth = …`
 /// (a debug build asserts it). The password cannot be read back, and printing or dumping the
 /// method shows `DigestAuth(username: "admin", password: <redacted>)`. ``HTTPCache`` does not
 /// store responses to Digest requests: each request's `Authorization` differs, and none proves
 /// the password to the cache.
-public final class DigestAuth: AuthenticationMethod, CustomReflectable {
+public final class DigestAuth: AuthenticationMethod, CredentialUpdating, CustomReflectable {
     /// The user name.
     let username: String
     /// The password, shown as `<redacted>`.
@@ -61,9 +61,15 @@ public final class DigestAuth: AuthenticationMethod, CustomReflectable {
     /// or unchanged before the origin challenged.
     public func authenticate(request: URLRequest) async throws(AuthenticationError) -> URLRequest {
         if let invalid { throw invalid }
+        return try signed(request) ?? request
+    }
+
+    /// `request` signed with its origin's latest challenge, its nonce counted once more; `nil`
+    /// before the origin challenged.
+    private func signed(_ request: URLRequest) throws(AuthenticationError) -> URLRequest? {
         guard let url = request.url, let origin = RedirectPolicy.Origin(url),
             let session = state.withLock({ $0.use(origin: origin) })
-        else { return request }
+        else { return nil }
         let body: [UInt8]? = request.httpBodyStream == nil ? Array(request.httpBody ?? Data()) : nil
         let sent = DigestChallenge.Request(
             method: request.httpMethod ?? "GET", target: Self.requestTarget(of: url), body: body)
@@ -107,6 +113,21 @@ public final class DigestAuth: AuthenticationMethod, CustomReflectable {
     /// Nothing to renew: ``shouldReauthenticate(for:response:)`` kept the challenge, and the
     /// pipeline authenticates the request again with it.
     public func reauthenticate(after request: URLRequest) async throws(AuthenticationError) {}
+
+    /// `request` signed again when its answer no longer fits: it was signed for another URL (a
+    /// redirect within the origin, which the transport passes here) or with a nonce the origin has
+    /// replaced since (while the request waited in a queue). `nil` when it fits, and for a request
+    /// without Digest credentials (one redirected to another origin lost them, and gets none).
+    func updatedCredentials(for request: URLRequest) -> URLRequest? {
+        guard invalid == nil, let value = request.value(forHTTPHeaderField: "Authorization"),
+            let credentials = AuthChallenge.parse(value).first, credentials.scheme.lowercased() == "digest",
+            let url = request.url, let origin = RedirectPolicy.Origin(url)
+        else { return nil }
+        let latest = state.withLock { $0.sessions[origin]?.challenge.nonce }
+        guard credentials.parameters["uri"] != Self.requestTarget(of: url) || credentials.parameters["nonce"] != latest
+        else { return nil }
+        return try? signed(request)
+    }
 
     /// `DigestAuth(username: "admin", password: <redacted>)`.
     public var customMirror: Mirror {

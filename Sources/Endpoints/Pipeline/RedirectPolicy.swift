@@ -11,7 +11,8 @@ import Foundation
 /// - 307 and 308 keep the method and the body.
 /// - When the new URL's origin (scheme, host, port) differs from the original request's,
 ///   `Authorization`, `Proxy-Authorization`, `Cookie` and every header the endpoint's
-///   authentication set are removed, and stay removed on later hops.
+///   authentication set are removed, and stay removed on later hops. Within the origin,
+///   credentials that sign the request itself (``DigestAuth``'s) are signed again for the new URL.
 /// - A relative `Location` is resolved against the URL that was redirected (RFC 3986 §5.2, see
 ///   ``RedirectLocation``), not against the root as corelibs does.
 /// - Each hop follows the session's cookie policy: cookies the session stored (including those a
@@ -47,10 +48,18 @@ struct RedirectPolicy: Sendable {
     /// when a redirect happens, so a request that is not redirected never parses its host).
     let originalURL: URL?
     let credentialHeaders: Set<String>
+    /// The request with its credentials brought up to date, or `nil` when they need no change
+    /// (``RequestContext``'s, from the authentication method): a same-origin hop is passed through
+    /// it, so that credentials which sign the request itself (``DigestAuth``'s) sign the new one.
+    let currentCredentials: (@Sendable (URLRequest) -> URLRequest?)?
 
-    init(original: URLRequest, credentialHeaders: Set<String>) {
+    init(
+        original: URLRequest, credentialHeaders: Set<String>,
+        currentCredentials: (@Sendable (URLRequest) -> URLRequest?)? = nil
+    ) {
         originalURL = original.url
         self.credentialHeaders = credentialHeaders
+        self.currentCredentials = currentCredentials
     }
 
     /// The original request's origin.
@@ -75,6 +84,8 @@ struct RedirectPolicy: Sendable {
             where credentialHeaders.contains(name.lowercased()) {
                 next.setValue(nil, forHTTPHeaderField: name)
             }
+        } else if let updated = currentCredentials?(next) {
+            next = updated
         }
         return next
     }
@@ -124,9 +135,12 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
     private let follows: Bool
 
     init(
-        original: URLRequest, credentialHeaders: Set<String>, recorder: RequestRecorder? = nil, follows: Bool = true
+        original: URLRequest, credentialHeaders: Set<String>,
+        currentCredentials: (@Sendable (URLRequest) -> URLRequest?)? = nil, recorder: RequestRecorder? = nil,
+        follows: Bool = true
     ) {
-        policy = RedirectPolicy(original: original, credentialHeaders: credentialHeaders)
+        policy = RedirectPolicy(
+            original: original, credentialHeaders: credentialHeaders, currentCredentials: currentCredentials)
         state = Locked(State(current: original))
         self.recorder = recorder
         self.follows = follows

@@ -202,7 +202,8 @@ final class DataTaskCall: Sendable {
         self.init(
             request: request,
             redirects: RedirectGuard(
-                original: request, credentialHeaders: context.credentialHeaders, recorder: context.recorder,
+                original: request, credentialHeaders: context.credentialHeaders,
+                currentCredentials: context.currentCredentials, recorder: context.recorder,
                 follows: context.followsRedirects))
     }
 

@@ -79,7 +79,8 @@ final class StreamingDataTask: NSObject, URLSessionDataDelegate, URLSessionDownl
         self.request = request
         self.upload = transfer.upload
         self.redirects = RedirectGuard(
-            original: request, credentialHeaders: context.credentialHeaders, recorder: context.recorder,
+            original: request, credentialHeaders: context.credentialHeaders,
+            currentCredentials: context.currentCredentials, recorder: context.recorder,
             follows: context.followsRedirects)
         let buffer = BodyBuffer(limit: bufferLimit)
         self.buffer = buffer

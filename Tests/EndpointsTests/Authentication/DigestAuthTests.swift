@@ -280,6 +280,32 @@ import Testing
         #expect(!auth.shouldReauthenticate(for: request, response: challenge))
     }
 
+    /// What a transport asks of the method before a request goes out or follows a redirect: a
+    /// request whose answer still fits is left alone, one for another URL or an older nonce is
+    /// signed again, and one without Digest credentials gets none.
+    @Test func aRequestIsSignedAgainOnlyWhenItsAnswerNoLongerFits() async throws {
+        let auth = DigestAuth(username: "u", password: "p")
+        let first = URLRequest(url: URL(string: "https://api.example.com/a")!)
+        let challenge = { (nonce: String) in
+            HTTPURLResponse(
+                url: first.url!, statusCode: 401, httpVersion: "HTTP/1.1",
+                headerFields: ["WWW-Authenticate": #"Digest realm="r", nonce="\#(nonce)", qop="auth", stale=true"#])!
+        }
+        #expect(auth.shouldReauthenticate(for: first, response: challenge("n1")))
+        let signed = try await auth.authenticate(request: first)
+        #expect(auth.updatedCredentials(for: signed) == nil)
+        var moved = signed
+        moved.url = URL(string: "https://api.example.com/b?x=1")
+        let resigned = try #require(auth.updatedCredentials(for: moved))
+        #expect(resigned.value(forHTTPHeaderField: "Authorization")?.contains(#"uri="/b?x=1""#) == true)
+        #expect(resigned.value(forHTTPHeaderField: "Authorization")?.contains("nc=00000002") == true)
+        // Another request renewed the nonce while this one waited.
+        #expect(auth.shouldReauthenticate(for: signed, response: challenge("n2")))
+        let renewed = try #require(auth.updatedCredentials(for: signed))
+        #expect(renewed.value(forHTTPHeaderField: "Authorization")?.contains(#"nonce="n2""#) == true)
+        #expect(auth.updatedCredentials(for: first) == nil)
+    }
+
     @Test func thePasswordIsNeverShown() {
         let auth = DigestAuth(username: "admin", password: "hunter2")
         for text in [String(describing: auth), String(reflecting: auth), "\(auth)"] {

@@ -419,6 +419,24 @@ extension Sequence where Element: Sendable {
         #expect(next.value(forHTTPHeaderField: "X-Client-Key") == "key")
     }
 
+    /// A same-origin hop goes through the method's update (which signs it again for its URL, for
+    /// ``DigestAuth``); a hop to another origin never does, so nothing puts credentials back.
+    @Test func onlySameOriginHopsHaveTheirCredentialsUpdated() {
+        let updating = RedirectPolicy(
+            original: original, credentialHeaders: policy.credentialHeaders,
+            currentCredentials: { request in
+                var request = request
+                request.setValue("Signed \(request.url?.path ?? "")", forHTTPHeaderField: "Authorization")
+                return request
+            })
+        let within = updating.nextRequest(
+            after: original, status: 302, target: URL(string: "https://api.example.com/b"))
+        #expect(within.value(forHTTPHeaderField: "Authorization") == "Signed /b")
+        let away = updating.nextRequest(
+            after: original, status: 302, target: URL(string: "https://other.example.com/b"))
+        #expect(away.value(forHTTPHeaderField: "Authorization") == nil)
+    }
+
     @Test func anotherOriginLosesEveryCredentialHeader() {
         for target in ["https://evil.example.com/b", "http://api.example.com/b", "https://api.example.com:8443/b"] {
             let next = policy.nextRequest(after: original, status: 308, target: URL(string: target))

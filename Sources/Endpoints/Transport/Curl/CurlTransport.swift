@@ -153,7 +153,9 @@
         private func exchange(
             _ request: URLRequest, context: RequestContext, mode: CurlExchange.Mode
         ) async throws -> (CurlAnswer, HTTPURLResponse) {
-            let policy = RedirectPolicy(original: request, credentialHeaders: context.credentialHeaders)
+            let policy = RedirectPolicy(
+                original: request, credentialHeaders: context.credentialHeaders,
+                currentCredentials: context.currentCredentials)
             var current = request
             var hops = 0
             // What libcurl measured of each hop; the exchange that ends the request reports them all.
