@@ -22,15 +22,19 @@ import Foundation
 /// nextnonce=…`). A `401` to credentials sent with the latest nonce means they are wrong: it
 /// reaches the caller as the endpoint's error response, and nothing is sent again.
 ///
-/// Answered: `MD5` (the default), `SHA-256` and `SHA-512-256`, each also as `-sess`; `qop=auth`, and `auth-int`,
-/// which signs the body, when only it is offered (the body in memory: an upload from a file or a
-/// sequence joins the request after authentication and is signed as none, so such a server
-/// refuses it with a `401`; a `URLRequest` of your own with an `httpBodyStream` fails with
-/// ``AuthenticationError/invalidCredentials(reason:)``); RFC 2069 challenges without `qop`;
-/// `userhash=true`; a non-ASCII user name as `username*` (RFC 8187). Of several challenges the
-/// first that can be answered is, as the server lists them in its order of preference. The answer
-/// signs the request's URL and method, so a redirect within the origin is signed again for its
-/// new URL (and one to another origin carries no credentials, as always).
+/// What it answers:
+/// - `MD5` (the default), `SHA-256` and `SHA-512-256`, each also as `-sess`; of several
+///   challenges, the first it can answer, as the server lists them in its order of preference.
+/// - `qop=auth`, and `auth-int` (which signs the body) when only it is offered. The body must
+///   then be in memory: an upload from a file or a sequence joins the request after
+///   authentication and is signed as none, so such a server refuses it with a `401`; a
+///   `URLRequest` of your own with an `httpBodyStream` fails with
+///   ``AuthenticationError/invalidCredentials(reason:)``.
+/// - RFC 2069 challenges without `qop`, `userhash=true`, and a non-ASCII user name as
+///   `username*` (RFC 8187).
+///
+/// The answer signs the request's URL and method, so a redirect within the origin is signed
+/// again for its new URL (one to another origin carries no credentials, as always).
 ///
 /// It keeps state (the challenges, the nonce counts), so declare it once: `static let auth = …`
 /// (a debug build asserts it). The password cannot be read back, and printing or dumping the
@@ -119,13 +123,12 @@ public final class DigestAuth: AuthenticationMethod, CredentialUpdating, CustomR
     /// replaced since (while the request waited in a queue). `nil` when it fits, and for a request
     /// without Digest credentials (one redirected to another origin lost them, and gets none).
     func updatedCredentials(for request: URLRequest) -> URLRequest? {
-        guard invalid == nil, let value = request.value(forHTTPHeaderField: "Authorization"),
-            let credentials = AuthChallenge.parse(value).first, credentials.scheme.lowercased() == "digest",
+        guard invalid == nil,
+            let sent = request.value(forHTTPHeaderField: "Authorization").flatMap(Self.parameters(ofAuthorization:)),
             let url = request.url, let origin = RedirectPolicy.Origin(url)
         else { return nil }
         let latest = state.withLock { $0.sessions[origin]?.challenge.nonce }
-        guard credentials.parameters["uri"] != Self.requestTarget(of: url) || credentials.parameters["nonce"] != latest
-        else { return nil }
+        guard sent["uri"] != Self.requestTarget(of: url) || sent["nonce"] != latest else { return nil }
         return try? signed(request)
     }
 
@@ -135,10 +138,13 @@ public final class DigestAuth: AuthenticationMethod, CredentialUpdating, CustomR
     }
 
     /// The nonce of a `Digest` `Authorization` value, or `nil` for another scheme.
-    static func nonce(inAuthorization value: String) -> String? {
+    static func nonce(inAuthorization value: String) -> String? { parameters(ofAuthorization: value)?["nonce"] }
+
+    /// The parameters of a `Digest` `Authorization` value, or `nil` for another scheme.
+    private static func parameters(ofAuthorization value: String) -> [String: String]? {
         guard let credentials = AuthChallenge.parse(value).first, credentials.scheme.lowercased() == "digest"
         else { return nil }
-        return credentials.parameters["nonce"]
+        return credentials.parameters
     }
 
     /// The request-target of `url` as sent: its path as written (`/` when empty) and its query.
