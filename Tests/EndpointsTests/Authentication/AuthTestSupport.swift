@@ -23,11 +23,14 @@ enum AuthBase {
         to server: TestServer,
         auth: T.Auth = T.auth,
         session: URLSession = .shared,
-        via transport: TestTransport = .urlSession
+        via transport: TestTransport = .urlSession,
+        middleware: [any Middleware] = []
     ) async throws(T.TaskError) -> T.Response {
         let result = await $url.withValue(server.baseURL) { () async -> Result<T.Response, T.TaskError> in
             do throws(T.TaskError) {
-                return .success(try await transport.client(session: session).response(with: endpoint, auth: auth))
+                return .success(
+                    try await transport.client(session: session).response(
+                        with: endpoint, auth: auth, middleware: middleware))
             } catch {
                 return .failure(error)
             }

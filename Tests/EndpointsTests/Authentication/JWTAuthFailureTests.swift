@@ -38,11 +38,14 @@ struct HandlerFailure: Error, CustomStringConvertible {
             auth = server.makeAuth(expired, failed: failed)
         }
         let count = 50
+        // No answer before all of them carry the old token: one authenticated after the first 401
+        // would wait for the refresh instead (on a loaded machine, some did).
+        server.with { $0.holdAPIUntilAuthenticated = count }
         let errors = await withTaskGroup(of: ProtectedEndpoint.TaskError?.self) { group in
             for _ in 0..<count {
                 group.addTask {
                     do throws(ProtectedEndpoint.TaskError) {
-                        _ = try await server.send(auth: auth)
+                        _ = try await server.send(auth: auth, middleware: [server.authenticated])
                         return nil
                     } catch {
                         return error

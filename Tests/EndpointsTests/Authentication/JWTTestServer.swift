@@ -30,6 +30,10 @@ final class JWTTestServer: @unchecked Sendable {
         var apiLog: [(token: String, status: Int)] = []
         /// Refresh responses handed back to a `JWTAuth` by `makeAuth`'s handler.
         var refreshesDelivered = 0
+        /// Requests that passed authentication on the client (counted by ``authenticated``).
+        var authenticated = 0
+        /// `/api` answers nothing until this many requests passed authentication.
+        var holdAPIUntilAuthenticated = 0
     }
 
     let http: TestServer
@@ -89,7 +93,23 @@ final class JWTTestServer: @unchecked Sendable {
         }
     }
 
+    /// A middleware that counts, on the server's state, each request that passed authentication.
+    var authenticated: any Middleware { PassageCounter(server: self) }
+
+    private struct PassageCounter: Middleware {
+        let server: JWTTestServer
+
+        func intercept(
+            _ request: URLRequest, context: RequestContext,
+            next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+        ) async throws -> (Data, HTTPURLResponse) {
+            server.with { $0.authenticated += 1 }
+            return try await next(request)
+        }
+    }
+
     private func api(_ request: TestServer.Request) async -> TestServer.Response {
+        await waitUntil { $0.authenticated >= $0.holdAPIUntilAuthenticated }
         if request.rawPath.hasPrefix("/api/hold") { await waitUntil { $0.refreshAttempts > 0 } }
         if request.rawPath.hasPrefix("/api/late") { await waitUntil { $0.refreshes > 0 } }
         let header = request.header("Authorization") ?? ""
@@ -210,8 +230,9 @@ extension JWTTestServer {
 
     /// Sends `ProtectedEndpoint(kind)` with `auth` through `transport`.
     func send(
-        _ kind: String = "data", auth: JWTAuth, via transport: TestTransport = .urlSession
+        _ kind: String = "data", auth: JWTAuth, via transport: TestTransport = .urlSession,
+        middleware: [any Middleware] = []
     ) async throws(ProtectedEndpoint.TaskError) -> TokenEcho {
-        try await AuthBase.send(ProtectedEndpoint(kind), to: http, auth: auth, via: transport)
+        try await AuthBase.send(ProtectedEndpoint(kind), to: http, auth: auth, via: transport, middleware: middleware)
     }
 }
