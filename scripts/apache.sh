@@ -72,14 +72,9 @@ EOF
 }
 
 cleanup() {
-    if [ -n "${pid:-}" ] && kill -0 "$pid" 2>/dev/null; then
-        kill -TERM "$pid" 2>/dev/null || true
-        for _ in $(seq 1 100); do
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 0.05
-        done
-    fi
-    [ -n "${work:-}" ] && rm -rf "$work"
+    if [ -n "${pid:-}" ]; then nginx_end_process "$pid"; fi
+    pid=""
+    if [ -n "${work:-}" ]; then rm -rf "$work"; fi
 }
 
 # A throwaway directory with the files the server serves and its user file.

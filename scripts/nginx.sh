@@ -21,6 +21,7 @@
 #                                       and returns once every port accepts; when nginx cannot bind a
 #                                       port (taken meanwhile) it picks new ones and tries again
 #   nginx_stop                          stops it (TERM, then KILL after 5 s) and waits for it
+#   nginx_end_process PID               the same for another server this script's caller started
 #
 # nginx does not listen on port 0, so a port is chosen by binding port 0 and releasing it.
 #
@@ -122,16 +123,21 @@ nginx_start() {
     return 1
 }
 
-nginx_stop() {
-    if [ -n "${NGINX_PID:-}" ] && kill -0 "$NGINX_PID" 2>/dev/null; then
-        kill -TERM "$NGINX_PID" 2>/dev/null || true
+nginx_end_process() {
+    local pid="$1"
+    if kill -0 "$pid" 2>/dev/null; then
+        kill -TERM "$pid" 2>/dev/null || true
         for _ in $(seq 1 100); do
-            kill -0 "$NGINX_PID" 2>/dev/null || break
+            kill -0 "$pid" 2>/dev/null || break
             sleep 0.05
         done
-        kill -KILL "$NGINX_PID" 2>/dev/null || true
+        kill -KILL "$pid" 2>/dev/null || true
     fi
-    if [ -n "${NGINX_PID:-}" ]; then wait "$NGINX_PID" 2>/dev/null || true; fi
+    wait "$pid" 2>/dev/null || true
+}
+
+nginx_stop() {
+    if [ -n "${NGINX_PID:-}" ]; then nginx_end_process "$NGINX_PID"; fi
     NGINX_PID=""
 }
 

@@ -169,33 +169,42 @@ extension HTTPBinDigestAuthTests {
     }
 }
 
+/// `GET /protected` on the current test's loopback server.
+private struct LoopbackProtected: Endpoint {
+    typealias Server = LoopbackServer
+    typealias Response = Data
+    static let auth = DigestAuth(username: "user", password: "passwd")
+    static let definition: Definition<LoopbackProtected> = Definition(path: "protected")
+}
+
+/// Serves `/protected` on `server`: a Digest challenge with `nonce` to a request without Digest
+/// credentials, else `body` with `headers`. It checks no answer: these tests look at the client.
+private func serveProtected(
+    on server: TestServer, nonce: String, body: String, headers: [(name: String, value: String)] = []
+) {
+    server.route("/protected") { request in
+        guard request.header("Authorization")?.hasPrefix("Digest ") == true else {
+            return TestServer.Response(
+                status: 401, headers: [("WWW-Authenticate", #"Digest realm="r", nonce="\#(nonce)", qop="auth""#)])
+        }
+        return TestServer.Response(headers: headers, body: Data(body.utf8))
+    }
+}
+
 /// ``DigestAuth`` beside ``HTTPCache``, against a loopback server whose protected answer is
 /// cacheable: each request's `Authorization` differs, so the cache neither stores nor answers.
 @Suite struct DigestAuthCacheTests {
-    private struct Protected: Endpoint {
-        typealias Server = LoopbackServer
-        typealias Response = Data
-        static let auth = DigestAuth(username: "u", password: "p")
-        static let definition: Definition<Protected> = Definition(path: "protected")
-    }
-
     @Test func responsesToDigestRequestsAreNotStored() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        server.route("/protected") { request in
-            guard request.header("Authorization")?.hasPrefix("Digest ") == true else {
-                return TestServer.Response(
-                    status: 401, headers: [("WWW-Authenticate", #"Digest realm="r", nonce="n", qop="auth""#)])
-            }
-            return TestServer.Response(headers: [("Cache-Control", "max-age=600")], body: Data("secret".utf8))
-        }
+        serveProtected(on: server, nonce: "n", body: "secret", headers: [("Cache-Control", "max-age=600")])
         let log = AuthorizationLog()
         let client = EndpointClient(
             transport: TestTransport.all[0].transport(), middleware: [HTTPCache(), log])
         let auth = DigestAuth(username: "u", password: "p")
         for _ in 0..<2 {
             let answer = try await Loopback.$baseURL.withValue(server.baseURL) {
-                try await client.typedResponse(with: Protected(), auth: auth)
+                try await client.typedResponse(with: LoopbackProtected(), auth: auth)
             }
             #expect(answer.value == Data("secret".utf8))
             #expect(answer.httpResponse.cacheOutcome == .bypass)
@@ -207,31 +216,17 @@ extension HTTPBinDigestAuthTests {
 /// ``DigestAuth`` beside ``LoggingMiddleware``: the `Authorization` it sets is a credential like any
 /// header a method sets, so no level of logging shows its nonce or its response hash.
 @Suite struct DigestAuthLoggingTests {
-    private struct Protected: Endpoint {
-        typealias Server = LoopbackServer
-        typealias Response = Data
-        static let auth = DigestAuth(username: "user", password: "passwd")
-        static let definition: Definition<Protected> = Definition(path: "protected")
-    }
-
     @Test(arguments: LogLevel.allCases)
     func noPartOfTheAnswerIsLogged(level: LogLevel) async throws {
         let server = try TestServer()
         defer { server.stop() }
-        server.route("/protected") { request in
-            guard request.header("Authorization") != nil else {
-                return TestServer.Response(
-                    status: 401, headers: [("WWW-Authenticate", #"Digest realm="r", nonce="NONCE-5ecr3t", qop="auth""#)]
-                )
-            }
-            return TestServer.Response(body: Data("ok".utf8))
-        }
+        serveProtected(on: server, nonce: "NONCE-5ecr3t", body: "ok")
         let capture = LogCapture()
         let client = EndpointClient(
             transport: TestTransport.all[0].transport(),
             middleware: [LoggingMiddleware(level: level, sink: capture.sink)])
         let answer = try await Loopback.$baseURL.withValue(server.baseURL) {
-            try await client.response(with: Protected(), auth: DigestAuth(username: "user", password: "passwd"))
+            try await client.response(with: LoopbackProtected(), auth: DigestAuth(username: "user", password: "passwd"))
         }
         #expect(answer == Data("ok".utf8))
         let text = capture.text
