@@ -138,7 +138,8 @@ struct DigestChallenge: Equatable, Sendable {
         } else if username.unicodeScalars.allSatisfy(\.isASCII) {
             fields.append("username=\(Self.quoted(username))")
         } else {
-            fields.append("username*=UTF-8''\(Self.percentEncoded(username))")
+            // RFC 8187's value-chars: the unreserved bytes kept (all are attr-chars), the rest %XX.
+            fields.append("username*=UTF-8''\(PercentEncoding.encode(username, as: .component))")
         }
         fields.append("realm=\(Self.quoted(realm))")
         fields.append("uri=\(Self.quoted(request.target))")
@@ -164,23 +165,5 @@ struct DigestChallenge: Equatable, Sendable {
     /// A quoted-string: `"` and `\` escaped.
     static func quoted(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    }
-
-    /// RFC 8187's value-chars: UTF-8, every byte but letters, digits and `!#$&+-.^_`|~` escaped.
-    static func percentEncoded(_ text: String) -> String {
-        let kept = Set("!#$&+-.^_`|~".utf8)
-        var encoded = ""
-        for byte in text.utf8 {
-            let letterOrDigit =
-                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-            if letterOrDigit || kept.contains(byte) {
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                encoded += "%" + Hex.lowercase([byte]).uppercased()
-            }
-        }
-        return encoded
     }
 }
