@@ -284,6 +284,9 @@ http {
     ssl_protocols TLSv1.2 TLSv1.3;
     server {
         listen 127.0.0.1:${ports[http]};
+        # The same files, each response's first 512 KiB at once and the rest at 64 KiB/s: a
+        # download that can be paused midway (the resumable download suite).
+        location /slow/ { alias $work/www/; limit_rate_after 512k; limit_rate 64k; }
     }
 EOF
         # /gz/ serves the same files gzip-encoded (nginx's own compressor, level 6), for the

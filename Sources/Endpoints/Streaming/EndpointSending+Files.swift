@@ -29,6 +29,15 @@ extension EndpointSending {
     /// With a progress closure the body streams as on Apple platforms, faster, but a loopback or
     /// LAN link that outruns the file keeps the unread bytes in memory meanwhile (figures in
     /// <doc:StreamingAndFiles>).
+    ///
+    /// A large download can survive a dropped connection or a pause (a cancelled task) with
+    /// `resumable: true`: what arrived is kept beside `destination`, and the next such call asks
+    /// only for the rest. Progress then counts the kept bytes too.
+    ///
+    /// ```swift
+    /// let installer = try await client.download(Installer(), to: file, resumable: true)
+    /// ```
+    ///
     /// Sent like ``bytes(for:environment:auth:middleware:)``: a status the endpoint does not accept
     /// (its `acceptableStatusCodes`, 2xx by default) throws the typed error response, and nothing
     /// is written.
@@ -39,6 +48,15 @@ extension EndpointSending {
     ///   - environment: The server environment; the server's `defaultEnvironment` when omitted.
     ///   - auth: The authentication method; the endpoint's declared `auth` when omitted.
     ///   - middleware: Middleware for this request only, inside the endpoint's own.
+    ///   - resumable: Whether a failed or cancelled download keeps what it received, for the next
+    ///     resumable download of the same URL to the same destination to ask only for the rest
+    ///     (`Range` with `If-Range`, RFC 9110 §14). The bytes are kept in `.NAME.partial` beside
+    ///     `destination`, with `.NAME.partial.json` saying what they are a part of, and only when
+    ///     the response can be validated: a strong `ETag`, or a `Last-Modified` a second or more
+    ///     before its `Date`, and no `Content-Encoding`. A resource that changed meanwhile comes
+    ///     back whole and is written from the start; so does the answer of a server that ignores
+    ///     ranges. The endpoint must accept `206` (2xx does). The body streams on every transport
+    ///     (see <doc:StreamingAndFiles>). `false` by default: nothing is kept, as before.
     ///   - progress: Called as the accepted body is written, on every platform and transport: each
     ///     time the body has grown by 1 % of its length and 100 ms have passed since the previous
     ///     call, whichever comes later (every 100 ms when the length is unknown), and once more
@@ -60,29 +78,35 @@ extension EndpointSending {
         environment: T.Server.Environments = T.Server.defaultEnvironment,
         auth: T.Auth = T.auth,
         middleware: [any Middleware] = [],
+        resumable: Bool = false,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(T.TaskError) -> HTTPURLResponse {
-        // Before anything is sent: a destination that cannot be written fails here.
+        let accepted = T.definition.acceptedStatusCodes
+        // Before anything is sent: a destination that cannot be written fails here. Kept bytes
+        // are continued by a 206, so only an endpoint that accepts one resumes.
         let file: FileSink
         do {
-            file = try FileSink(destination: destination)
+            file = try FileSink(destination: destination, resumable: resumable && accepted.contains(206))
         } catch {
             throw .urlLoadError(error)
         }
+        let resumption = file.resumption().map { Locked($0) }
         // Progress, whoever measures it (this call as it writes the body, or a transport that
         // receives the body itself), goes to the sink, which keeps the pace and hands each report
-        // to a child of this task, which calls `progress`.
+        // to a child of this task, which calls `progress`. A resumable download's body streams,
+        // so that what arrived before a failure is in its file.
         let sink = DownloadSink(
-            destination: destination, wantsProgress: progress != nil, accepting: T.definition.acceptedStatusCodes)
+            destination: destination, wantsProgress: progress != nil || resumption != nil, accepting: accepted)
         async let relayed: Void = relay(sink.reports, to: progress)
         let outcome: Result<HTTPURLResponse, T.TaskError>
         var opened: EndpointStream<T, Data>?
         do throws(T.TaskError) {
             // The transport learns of the download from the request's context.
-            let stream = try await bytes(
-                for: endpoint, environment, auth, middleware, transfer: Transfer(download: sink))
+            let (stream, start, total) = try await openDownload(
+                endpoint, environment, auth, middleware, transfer: Transfer(download: sink), resumption: resumption,
+                file: file)
             opened = stream
-            try await Self.write(stream, to: file, reportingTo: sink)
+            try await Self.write(stream, to: file, from: start, of: total, reportingTo: sink)
             do {
                 // On Linux the transport may have received the whole body into a file of its own.
                 try file.commit(replacingWith: sink.takeSpooled())
@@ -103,12 +127,63 @@ extension EndpointSending {
         return try outcome.get()
     }
 
-    /// Writes the chunks of `stream` to `file`, reporting each to `sink`, which keeps the pace.
+    /// Sends a download's request and readies `file` for its body: the stream, the bytes of the
+    /// file before its first (kept bytes it continues, or none), and the length of the whole, if
+    /// known. A resumable download asks for the rest of its kept bytes (see
+    /// ``DownloadResumption``), and once more for the whole when the answer cannot continue them.
+    private func openDownload<T: Endpoint>(
+        _ endpoint: T,
+        _ environment: T.Server.Environments,
+        _ auth: T.Auth,
+        _ middleware: [any Middleware],
+        transfer: Transfer,
+        resumption: Locked<DownloadResumption>?,
+        file: FileSink
+    ) async throws(T.TaskError) -> (EndpointStream<T, Data>, start: Int64, total: Int64?) {
+        guard let resumption else {
+            let stream = try await bytes(for: endpoint, environment, auth, middleware, transfer: transfer)
+            return (stream, 0, stream.response.knownLength)
+        }
+        let asking: [any Middleware] = [ResumeRangeHeader(state: resumption)] + middleware
+        while true {
+            let stream: EndpointStream<T, Data>
+            do {
+                stream = try await bytes(for: endpoint, environment, auth, asking, transfer: transfer)
+            } catch {
+                // A 416 to the kept bytes' range: they no longer fit the resource.
+                if let status = error.httpResponse?.statusCode, resumption.withLock({ $0.refused(status: status) }) {
+                    continue
+                }
+                throw error
+            }
+            let response = stream.response
+            let (kept, action) = resumption.withLock { state in
+                (state.kept, state.receive(status: response.statusCode) { response.value(forHTTPHeaderField: $0) })
+            }
+            switch action {
+            case .append(let total):
+                return (stream, kept, total ?? response.knownLength.map { kept + $0 })
+            case .restart(let record):
+                do {
+                    try file.restart(keeping: record)
+                } catch {
+                    stream.abandon()
+                    throw .urlLoadError(error)
+                }
+                return (stream, 0, response.knownLength)
+            case .askWhole:
+                stream.abandon()
+            }
+        }
+    }
+
+    /// Writes the chunks of `stream` to `file` after its first `start` bytes, reporting each to
+    /// `sink`, which keeps the pace.
     private static func write<T: Endpoint>(
-        _ stream: EndpointStream<T, Data>, to file: FileSink, reportingTo sink: DownloadSink
+        _ stream: EndpointStream<T, Data>, to file: FileSink, from start: Int64, of total: Int64?,
+        reportingTo sink: DownloadSink
     ) async throws(T.TaskError) {
-        let total = stream.response.expectedContentLength >= 0 ? stream.response.expectedContentLength : nil
-        var written: Int64 = 0
+        var written = start
         var chunks = stream.makeAsyncIterator()
         while let chunk = try await chunks.next() {
             do {
@@ -175,6 +250,11 @@ extension EndpointSending {
             throw error
         }
     }
+}
+
+extension HTTPURLResponse {
+    /// The body's length from `Content-Length`, when known.
+    fileprivate var knownLength: Int64? { expectedContentLength >= 0 ? expectedContentLength : nil }
 }
 
 /// Hands each progress value `reports` gives to `progress`, until `reports` ends.

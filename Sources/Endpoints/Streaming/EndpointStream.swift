@@ -62,6 +62,11 @@ public struct EndpointStream<T: Endpoint, Element: Sendable>: AsyncSequence, Sen
         return recording.recorder
     }
 
+    /// Ends the transfer unread: its body is not wanted.
+    func abandon() {
+        if case .body(let body, _) = first.source { body.cancel() }
+    }
+
     /// This stream read with another format.
     func adapted<Other>(_ format: StreamFormat<T, Other>) -> EndpointStream<T, Other> {
         EndpointStream<T, Other>(

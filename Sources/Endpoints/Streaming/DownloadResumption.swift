@@ -1,0 +1,152 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What a resumable download knows of the bytes an earlier attempt kept, what it asks the server
+/// for, and what each answer means (RFC 9110 §13.1.5, §14): the state of one download call,
+/// changed here only, by the request each send makes (``ask(for:hasRange:)``) and the answer that
+/// came back (``receive(status:field:)``, ``refused(status:)``).
+///
+/// Kept bytes are asked for from where they end, `Range: bytes=N-`, with their validator as
+/// `If-Range`, so that a changed resource comes back whole (a 200) instead of as a part of
+/// something else. A part is kept only when the response it came from can be validated: a strong
+/// entity tag, or a `Last-Modified` at least a second before the response's `Date` (RFC 9110
+/// §8.8.2.2), and no `Content-Encoding` (the kept bytes are decoded, a range counts encoded ones).
+struct DownloadResumption: Sendable, Equatable {
+    /// What the kept bytes are a part of: written beside them, read back by the next attempt.
+    struct Record: Codable, Sendable, Equatable {
+        /// The SHA-256 of the URL the part came from (the URL itself may carry a secret).
+        var url: String
+        /// The `ETag` or `Last-Modified` the part came with, sent back as `If-Range`.
+        var validator: String
+    }
+
+    /// What to do with an accepted answer's body.
+    enum Action: Equatable {
+        /// The answer continues the kept bytes: append its body. `total` is the whole
+        /// representation's length, when known.
+        case append(total: Int64?)
+        /// Write the body from the start; keep it for a later attempt under `record` if it fails
+        /// (`nil`: it cannot be resumed).
+        case restart(record: Record?)
+        /// The answer neither continues the kept bytes nor replaces them (a part elsewhere, or
+        /// encoded): drop it, and ask again for the whole.
+        case askWhole
+    }
+
+    /// The record of the kept bytes; `nil` when nothing resumable is kept.
+    private(set) var record: Record?
+    /// How many bytes are kept.
+    private(set) var kept: Int64
+    /// Where the latest send asked the body to start (`nil`: the whole), and the key of its URL.
+    private(set) var asked: Int64?
+    private var sentURL: String?
+    /// After an answer that could not continue the kept bytes: asks for the whole from now on.
+    private var wholeOnly = false
+
+    init(record: Record?, kept: Int64) {
+        self.record = kept > 0 ? record : nil
+        self.kept = self.record == nil ? 0 : kept
+    }
+
+    /// The key a record holds for `url`.
+    static func key(of url: URL?) -> String {
+        Hex.lowercase(SHA256.hash(Array((url?.absoluteString ?? "").utf8)))
+    }
+
+    /// A send of `url` is being made: the `Range` and `If-Range` it carries, or `nil` to ask for
+    /// the whole (nothing kept, kept from another URL, or the request sets its own `Range`).
+    mutating func ask(for url: URL?, hasRange: Bool) -> (range: String, ifRange: String)? {
+        let key = Self.key(of: url)
+        sentURL = key
+        guard !wholeOnly, !hasRange, let record, record.url == key, kept > 0 else {
+            asked = nil
+            return nil
+        }
+        asked = kept
+        return ("bytes=\(kept)-", record.validator)
+    }
+
+    /// An accepted answer arrived, its `status` and its header fields (`field` reads one by
+    /// name, in any case): what to do with its body.
+    mutating func receive(status: Int, field: (String) -> String?) -> Action {
+        if let asked, status == 206 {
+            let range = field("Content-Range").flatMap(ContentRange.init)
+            let tag = field("ETag").map(CacheControl.trimmed)
+            // A part of another representation (its entity tag not the kept bytes') would not fit.
+            let sameTag =
+                tag == nil
+                || (record.map { CachedResponse.httpDate($0.validator) != nil || $0.validator == tag } ?? true)
+            guard let range, Int64(range.range.lowerBound) == asked, !Self.isEncoded(field), sameTag
+            else {
+                wholeOnly = true
+                return .askWhole
+            }
+            return .append(total: range.completeLength.map(Int64.init))
+        }
+        // A whole answer (or a part of the caller's own `Range`): written from the start.
+        let validator = status == 200 ? Self.validator(field) : nil
+        record = validator.map { Record(url: sentURL ?? Self.key(of: nil), validator: $0) }
+        kept = 0
+        return .restart(record: record)
+    }
+
+    /// A status the endpoint does not accept arrived: whether to ask again for the whole (a 416
+    /// to the kept bytes' range: they no longer fit the resource). The kept bytes stay otherwise.
+    mutating func refused(status: Int) -> Bool {
+        guard asked != nil, status == 416, !wholeOnly else { return false }
+        wholeOnly = true
+        return true
+    }
+
+    /// The answer's validator for a later `If-Range`: its entity tag when strong, else its
+    /// `Last-Modified` when that is a second or more before its `Date`; `nil` for an encoded body.
+    static func validator(_ field: (String) -> String?) -> String? {
+        guard !isEncoded(field) else { return nil }
+        if let tag = field("ETag").map(CacheControl.trimmed), !tag.isEmpty, !tag.hasPrefix("W/"),
+            !CredentialText.containsControl(tag)
+        {
+            return tag
+        }
+        guard let text = field("Last-Modified").map(CacheControl.trimmed),
+            let modified = CachedResponse.httpDate(text),
+            let date = field("Date").flatMap(CachedResponse.httpDate),
+            date.timeIntervalSince(modified) >= 1, !CredentialText.containsControl(text)
+        else { return nil }
+        return text
+    }
+
+    /// Whether the body was sent with a content coding (decoded on its way here).
+    private static func isEncoded(_ field: (String) -> String?) -> Bool {
+        guard let coding = field("Content-Encoding").map(CacheControl.trimmed) else { return false }
+        return !coding.isEmpty && coding.lowercased() != "identity"
+    }
+}
+
+/// Asks for the rest of a resumable download's kept bytes on each send: `Range` from where they
+/// end and `If-Range` with their validator, and `Accept-Encoding: identity` unless the request
+/// names its codings (the kept bytes are unencoded). Outside every other middleware, so that
+/// logging shows them.
+struct ResumeRangeHeader: Middleware {
+    let state: Locked<DownloadResumption>
+
+    func intercept(
+        _ request: URLRequest,
+        context: RequestContext,
+        next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+    ) async throws -> (Data, HTTPURLResponse) {
+        let hasRange = request.value(forHTTPHeaderField: "Range") != nil
+        guard let asked = state.withLock({ $0.ask(for: request.url, hasRange: hasRange) }) else {
+            return try await next(request)
+        }
+        var request = request
+        request.setValue(asked.range, forHTTPHeaderField: "Range")
+        request.setValue(asked.ifRange, forHTTPHeaderField: "If-Range")
+        if request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
+            request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        }
+        return try await next(request)
+    }
+}
