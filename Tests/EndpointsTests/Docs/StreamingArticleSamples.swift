@@ -96,6 +96,18 @@ enum StreamingArticle {
         return receipt
     }
 
+    static func resumable() async throws {
+        let archive = FileManager.default.temporaryDirectory.appendingPathComponent("prices-2026.csv")
+        for attempt in 1...3 {
+            do {
+                try await URLSession.shared.download(PriceFeed(), to: archive, resumable: true)
+                break
+            } catch {
+                print("attempt \(attempt) stopped; what arrived is kept for the next")
+            }
+        }
+    }
+
     struct Prices: PaginatedEndpoint {
         typealias Server = StreamServer
         typealias Response = [Price]
@@ -173,6 +185,24 @@ enum StreamingArticle {
         #expect(output.last == "200000")
         #expect(receipt.value?.method == "PUT")
         #expect(server.requests.last?.body.count == 200_000)
+    }
+
+    /// The first attempt drops after 64 KiB; the second continues it.
+    @Test func resumable() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let file = RangeServedFile(count: 200_000)
+        let sends = LockedBox(0)
+        server.route("/prices") { request in
+            sends.mutate { $0 += 1 }
+            return sends.value == 1 ? file.dropped(after: 64 << 10) : file.answer(request)
+        }
+        let archive = FileManager.default.temporaryDirectory.appendingPathComponent("prices-2026.csv")
+        defer { try? FileManager.default.removeItem(at: archive) }
+        let output = try await run(server) { try await StreamingArticle.resumable() }
+        #expect(output == ["attempt 1 stopped; what arrived is kept for the next"])
+        #expect(server.requests.last?.header("Range") == "bytes=65536-")
+        #expect(try Data(contentsOf: archive) == file.body)
     }
 
     @Test func sequenceUpload() async throws {
