@@ -125,28 +125,21 @@ struct DownloadResumption: Sendable, Equatable {
     }
 }
 
-/// Asks for the rest of a resumable download's kept bytes on each send: `Range` from where they
-/// end and `If-Range` with their validator, and `Accept-Encoding: identity` unless the request
-/// names its codings (the kept bytes are unencoded). Outside every other middleware, so that
-/// logging shows them.
-struct ResumeRangeHeader: Middleware {
-    let state: Locked<DownloadResumption>
-
-    func intercept(
-        _ request: URLRequest,
-        context: RequestContext,
-        next: @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
-    ) async throws -> (Data, HTTPURLResponse) {
+extension Locked<DownloadResumption> {
+    /// `request` asking for the rest of the kept bytes, as each send of a resumable download
+    /// does when they are of its URL: `Range` from where they end, `If-Range` with their
+    /// validator, and `Accept-Encoding: identity` unless the request names its codings (the kept
+    /// bytes are unencoded). Applied to the built request, before authentication and middleware,
+    /// which see these fields as the endpoint's own (logging shows them).
+    func asking(_ request: URLRequest) -> URLRequest {
         let hasRange = request.value(forHTTPHeaderField: "Range") != nil
-        guard let asked = state.withLock({ $0.ask(for: request.url, hasRange: hasRange) }) else {
-            return try await next(request)
-        }
+        guard let asked = withLock({ $0.ask(for: request.url, hasRange: hasRange) }) else { return request }
         var request = request
         request.setValue(asked.range, forHTTPHeaderField: "Range")
         request.setValue(asked.ifRange, forHTTPHeaderField: "If-Range")
         if request.value(forHTTPHeaderField: "Accept-Encoding") == nil {
             request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         }
-        return try await next(request)
+        return request
     }
 }

@@ -144,11 +144,11 @@ extension EndpointSending {
             let stream = try await bytes(for: endpoint, environment, auth, middleware, transfer: transfer)
             return (stream, 0, stream.response.knownLength)
         }
-        let asking: [any Middleware] = [ResumeRangeHeader(state: resumption)] + middleware
         while true {
             let stream: EndpointStream<T, Data>
             do {
-                stream = try await bytes(for: endpoint, environment, auth, asking, transfer: transfer)
+                stream = try await bytes(
+                    for: endpoint, environment, auth, middleware, transfer: transfer, adjust: resumption.asking)
             } catch {
                 // A 416 to the kept bytes' range: they no longer fit the resource.
                 if let status = error.httpResponse?.statusCode, resumption.withLock({ $0.refused(status: status) }) {

@@ -44,16 +44,20 @@ extension EndpointSending {
         try await bytes(for: endpoint, environment, auth, middleware, transfer: .none)
     }
 
-    /// ``bytes(for:environment:auth:middleware:)`` carrying `transfer` to the transport (a download).
+    /// ``bytes(for:environment:auth:middleware:)`` carrying `transfer` to the transport (a
+    /// download), its built request changed by `adjust` before authentication (a resumed
+    /// download's `Range`).
     func bytes<T: Endpoint>(
         for endpoint: T,
         _ environment: T.Server.Environments,
         _ auth: T.Auth,
         _ middleware: [any Middleware],
-        transfer: Transfer
+        transfer: Transfer,
+        adjust: (@Sendable (URLRequest) -> URLRequest)? = nil
     ) async throws(T.TaskError) -> EndpointStream<T, Data> {
         let client = endpointClient
-        let first = try await client.connection(endpoint, environment, auth, middleware, transfer: transfer)
+        let first = try await client.connection(
+            endpoint, environment, auth, middleware, transfer: transfer, adjust: adjust)
         return EndpointStream(
             endpoint: endpoint, first: first, reopen: reopen(endpoint, environment, auth, middleware), format: .bytes)
     }
@@ -79,10 +83,12 @@ extension EndpointSending {
         _ environment: T.Server.Environments,
         _ auth: T.Auth,
         _ middleware: [any Middleware],
-        transfer: Transfer
+        transfer: Transfer,
+        adjust: (@Sendable (URLRequest) -> URLRequest)? = nil
     ) async throws(T.TaskError) -> StreamConnection<T> {
         let client = endpointClient
-        let call = client.call(endpoint, environment: environment, auth: auth, middleware: middleware)
+        var call = client.call(endpoint, environment: environment, auth: auth, middleware: middleware)
+        if let adjust { call = call.adjusted(adjust) }
         switch try await call.carrying(transfer).open(on: client.transport) {
         case .body(let body, let response, let recorder):
             return StreamConnection(response: response, source: .body(body, RecordingEnd(recorder)))

@@ -183,6 +183,30 @@ struct RangeServedFile: Sendable {
         #expect(try scratch.contents() == ["installer.bin"])
     }
 
+    /// The range fields are the request's own from the start: a client's logging shows them.
+    @Test func aClientsLoggingShowsTheRange() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let file = RangeServedFile(count: 100_000)
+        let sends = LockedBox(0)
+        server.route("/file") { request in
+            sends.mutate { $0 += 1 }
+            return sends.value == 1 ? file.dropped(after: 40_000) : file.answer(request)
+        }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        await Self.failedDownload("file", to: scratch, from: server, via: .urlSession)
+        let capture = LogCapture()
+        let client = EndpointClient(
+            transport: URLSessionTransport(session: .shared),
+            middleware: [LoggingMiddleware(level: .headers, sink: capture.sink)])
+        try await Loopback.$baseURL.withValue(server.baseURL) {
+            try await client.download(FileEndpoint("file"), to: scratch.destination, resumable: true)
+        }
+        #expect(capture.text.contains("Range: bytes=40000-"), "\(capture.text)")
+        #expect(capture.text.contains("If-Range: \"v1\""), "\(capture.text)")
+    }
+
     // MARK: Written from the start
 
     /// The file changed after the drop: `If-Range` no longer names it, and the server sends the
