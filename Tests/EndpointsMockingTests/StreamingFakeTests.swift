@@ -119,3 +119,25 @@ struct RawTicksEndpoint: Endpoint {
         #expect(events == ["one", "two"])
     }
 }
+
+/// A typed mock answers a resumable download too: its `Data` is written whole, whatever was kept
+/// (a mock has no validator, so nothing is kept for it).
+@Suite struct MockedResumableDownloadTests {
+    @Test func aMockedResumableDownloadIsWrittenWhole() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mock-resume-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("ticks.bin")
+        // Kept bytes and a record of another URL, as an earlier attempt would leave them.
+        try Data(repeating: 1, count: 10).write(to: directory.appendingPathComponent(".ticks.bin.partial"))
+        try Data(#"{"url":"0","validator":"\"v1\""}"#.utf8).write(
+            to: directory.appendingPathComponent(".ticks.bin.partial.json"))
+        let body = Data("mocked body".utf8)
+        try await withMock(RawTicksEndpoint.self, action: .return(body)) {
+            try await URLSession.shared.download(RawTicksEndpoint(), to: destination, resumable: true)
+        }
+        #expect(try Data(contentsOf: destination) == body)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["ticks.bin"])
+    }
+}
