@@ -207,6 +207,50 @@ struct RangeServedFile: Sendable {
         #expect(capture.text.contains("If-Range: \"v1\""), "\(capture.text)")
     }
 
+    /// While one download continues the kept bytes (and holds their lock), a second one to the
+    /// same destination writes a file of its own and asks for the whole; both complete.
+    @Test func aSecondDownloadOfTheSameDestinationDoesNotShareTheKeptBytes() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let file = RangeServedFile(count: 100_000)
+        let sends = LockedBox(0)
+        let resumedArrived = AsyncStream<Void>.makeStream()
+        let released = DispatchSemaphore(value: 0)
+        defer { released.signal() }
+        server.route("/file") { request in
+            sends.mutate { $0 += 1 }
+            if sends.value == 1 { return file.dropped(after: 40_000) }
+            guard let start = RangeServedFile.rangeStart(request) else { return file.answer(request) }
+            resumedArrived.continuation.yield()
+            var response = TestServer.Response.paced([file.body.dropFirst(start)]) { _ in
+                _ = released.wait(timeout: .now() + TestTiming.giveUp)
+            }
+            response.status = 206
+            response.headers += [("ETag", file.etag), ("Content-Range", "bytes \(start)-99999/100000")]
+            return response
+        }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        await Self.failedDownload("file", to: scratch, from: server, via: .urlSession)
+
+        let resumed = Task {
+            try await Loopback.$baseURL.withValue(server.baseURL) {
+                try await URLSession.shared.download(FileEndpoint("file"), to: scratch.destination, resumable: true)
+            }
+        }
+        var arrivals = resumedArrived.stream.makeAsyncIterator()
+        _ = await arrivals.next()
+        let second = try await Loopback.$baseURL.withValue(server.baseURL) {
+            try await URLSession.shared.download(FileEndpoint("file"), to: scratch.destination, resumable: true)
+        }
+        #expect(second.statusCode == 200)
+        #expect(try Data(contentsOf: scratch.destination) == file.body)
+        released.signal()
+        #expect(try await resumed.value.statusCode == 206)
+        #expect(try Data(contentsOf: scratch.destination) == file.body)
+        #expect(try scratch.contents() == ["installer.bin"])
+    }
+
     // MARK: Written from the start
 
     /// The file changed after the drop: `If-Range` no longer names it, and the server sends the
