@@ -21,6 +21,9 @@ struct DownloadResumption: Sendable, Equatable {
         var url: String
         /// The `ETag` or `Last-Modified` the part came with, sent back as `If-Range`.
         var validator: String
+        /// The length of the whole, from the `Content-Length` of the response the part came
+        /// from, when it had one: a part of another length is of something else.
+        var length: Int64?
     }
 
     /// What to do with an accepted answer's body.
@@ -79,7 +82,12 @@ struct DownloadResumption: Sendable, Equatable {
             let sameTag =
                 tag == nil
                 || (record.map { CachedResponse.httpDate($0.validator) != nil || $0.validator == tag } ?? true)
-            guard let range, Int64(range.range.lowerBound) == asked, !Self.isEncoded(field), sameTag
+            // A length that differs from the whole's, or from the range's own, would not fit either.
+            let length = range?.completeLength.map(Int64.init)
+            let sameLength = length == nil || record?.length == nil || length == record?.length
+            let bodyFits = range.map { range in Self.length(field).map { $0 == range.range.count } ?? true } ?? false
+            guard let range, Int64(range.range.lowerBound) == asked, !Self.isEncoded(field), sameTag, sameLength,
+                bodyFits
             else {
                 wholeOnly = true
                 return .askWhole
@@ -88,7 +96,9 @@ struct DownloadResumption: Sendable, Equatable {
         }
         // A whole answer (or a part of the caller's own `Range`): written from the start.
         let validator = status == 200 ? Self.validator(field) : nil
-        record = validator.map { Record(url: sentURL ?? Self.key(of: nil), validator: $0) }
+        record = validator.map {
+            Record(url: sentURL ?? Self.key(of: nil), validator: $0, length: Self.length(field).map(Int64.init))
+        }
         kept = 0
         return .restart(record: record)
     }
@@ -116,6 +126,11 @@ struct DownloadResumption: Sendable, Equatable {
             date.timeIntervalSince(modified) >= 1, !CredentialText.containsControl(text)
         else { return nil }
         return text
+    }
+
+    /// The body's `Content-Length`, when it has a valid one.
+    private static func length(_ field: (String) -> String?) -> Int? {
+        field("Content-Length").map(CacheControl.trimmed).flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
     }
 
     /// Whether the body was sent with a content coding (decoded on its way here).

@@ -106,7 +106,13 @@ extension EndpointSending {
                 endpoint, environment, auth, middleware, transfer: Transfer(download: sink), resumption: resumption,
                 file: file)
             opened = stream
-            try await Self.write(stream, to: file, from: start, of: total, reportingTo: sink)
+            let written = try await Self.write(stream, to: file, from: start, of: total, reportingTo: sink)
+            // A continued part that does not end where its `Content-Range` said: the kept bytes
+            // and the part are not one file.
+            if start > 0, let total, written != total {
+                try? file.restart(keeping: nil)
+                throw .urlLoadError(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: Self.shortPart]))
+            }
             do {
                 // On Linux the transport may have received the whole body into a file of its own.
                 try file.commit(replacingWith: sink.takeSpooled())
@@ -177,12 +183,16 @@ extension EndpointSending {
         }
     }
 
+    private static var shortPart: String {
+        "The continued download does not end where its Content-Range said; its kept bytes were dropped."
+    }
+
     /// Writes the chunks of `stream` to `file` after its first `start` bytes, reporting each to
-    /// `sink`, which keeps the pace.
+    /// `sink`, which keeps the pace; returns the length of the file.
     private static func write<T: Endpoint>(
         _ stream: EndpointStream<T, Data>, to file: FileSink, from start: Int64, of total: Int64?,
         reportingTo sink: DownloadSink
-    ) async throws(T.TaskError) {
+    ) async throws(T.TaskError) -> Int64 {
         var written = start
         var chunks = stream.makeAsyncIterator()
         while let chunk = try await chunks.next() {
@@ -194,6 +204,7 @@ extension EndpointSending {
             written += Int64(chunk.count)
             sink.report(TransferProgress(completedBytes: written, totalBytes: total), response: stream.response)
         }
+        return written
     }
 
     /// Sends `endpoint` with the contents of the file at `file` as its body, read as it is sent,

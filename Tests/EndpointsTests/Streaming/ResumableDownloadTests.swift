@@ -251,6 +251,36 @@ struct RangeServedFile: Sendable {
         #expect(try scratch.contents() == ["installer.bin"])
     }
 
+    /// A continued part that ends before its `Content-Range` said (a chunked body, which no
+    /// `Content-Length` holds to its length): the download fails, and the kept bytes, which the
+    /// part does not complete, are dropped.
+    @Test(arguments: TestTransport.all)
+    func aShortPartFailsAndDropsTheKeptBytes(via transport: TestTransport) async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let file = RangeServedFile(count: 100_000)
+        let sends = LockedBox(0)
+        server.route("/file") { _ in
+            sends.mutate { $0 += 1 }
+            if sends.value == 1 { return file.dropped(after: 40_000) }
+            var response = TestServer.Response.streamed([file.body.subdata(in: 40_000..<50_000)])
+            response.status = 206
+            response.headers += [("ETag", file.etag), ("Content-Range", "bytes 40000-99999/100000")]
+            return response
+        }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        await Self.failedDownload("file", to: scratch, from: server, via: transport)
+        let error = await #expect(throws: FileEndpoint.TaskError.self) {
+            try await Loopback.$baseURL.withValue(server.baseURL) {
+                try await transport.client().download(FileEndpoint("file"), to: scratch.destination, resumable: true)
+            }
+        }
+        #expect(error?.urlErrorCode == .badServerResponse, "\(String(describing: error))")
+        #expect(try Data(contentsOf: scratch.destination) == Scratch.old)
+        #expect(try scratch.contents() == ["installer.bin"])
+    }
+
     // MARK: Written from the start
 
     /// The file changed after the drop: `If-Range` no longer names it, and the server sends the
@@ -417,8 +447,8 @@ struct RangeServedFile: Sendable {
         var state = DownloadResumption(record: nil, kept: 0)
         let asked = state.ask(for: Self.url, hasRange: false)
         #expect(asked == nil)
-        let action = state.receive(status: 200, field: Self.fields(["ETag": " \"abc\" "]))
-        #expect(action == .restart(record: .init(url: Self.key, validator: "\"abc\"")))
+        let action = state.receive(status: 200, field: Self.fields(["ETag": " \"abc\" ", "Content-Length": "5000"]))
+        #expect(action == .restart(record: .init(url: Self.key, validator: "\"abc\"", length: 5000)))
     }
 
     @Test func keptBytesAreAskedForFromTheirEnd() {
@@ -443,9 +473,11 @@ struct RangeServedFile: Sendable {
         ["Content-Range": "bytes 1000-4999/5000", "ETag": "\"other\""],  // another representation
         ["Content-Range": "bytes 1000-4999/5000", "Content-Encoding": "gzip"],  // encoded
         ["Content-Type": "multipart/byteranges; boundary=x"],  // several parts, no Content-Range
+        ["Content-Range": "bytes 1000-5999/6000"],  // another length than the whole's
+        ["Content-Range": "bytes 1000-4999/5000", "Content-Length": "3000"],  // a body that is not the range
     ])
     func aPartThatCannotContinueAsksForTheWhole(fields: [String: String]) {
-        var state = DownloadResumption(record: .init(url: Self.key, validator: "\"abc\""), kept: 1000)
+        var state = DownloadResumption(record: .init(url: Self.key, validator: "\"abc\"", length: 5000), kept: 1000)
         _ = state.ask(for: Self.url, hasRange: false)
         let action = state.receive(status: 206, field: Self.fields(fields))
         #expect(action == .askWhole)
