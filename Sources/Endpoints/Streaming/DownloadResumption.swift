@@ -116,16 +116,23 @@ struct DownloadResumption: Sendable, Equatable {
     static func validator(_ field: (String) -> String?) -> String? {
         guard !isEncoded(field) else { return nil }
         if let tag = field("ETag").map(CacheControl.trimmed), !tag.isEmpty, !tag.hasPrefix("W/"),
-            !CredentialText.containsControl(tag)
+            isSendable(tag)
         {
             return tag
         }
         guard let text = field("Last-Modified").map(CacheControl.trimmed),
             let modified = CachedResponse.httpDate(text),
             let date = field("Date").flatMap(CachedResponse.httpDate),
-            date.timeIntervalSince(modified) >= 1, !CredentialText.containsControl(text)
+            date.timeIntervalSince(modified) >= 1, isSendable(text)
         else { return nil }
         return text
+    }
+
+    /// Whether `validator` can go back in an `If-Range`: printable ASCII (no line break, nothing
+    /// a header's encoding could change) and at most 1 KiB, so that a server's outsized tag never
+    /// makes every later attempt's head too large to be taken.
+    static func isSendable(_ validator: String) -> Bool {
+        validator.utf8.count <= 1024 && validator.utf8.allSatisfy { (0x20...0x7E).contains($0) }
     }
 
     /// The body's `Content-Length`, when it has a valid one.

@@ -109,7 +109,7 @@ struct FileSink {
         }
         // A record edited by hand must not put a line break into a request's `If-Range`.
         return DownloadResumption(
-            record: record.flatMap { CredentialText.containsControl($0.validator) ? nil : $0 }, kept: kept)
+            record: record.flatMap { DownloadResumption.isSendable($0.validator) ? $0 : nil }, kept: kept)
     }
 
     /// Empties the file to write a body from its start, and writes `record` beside it (or removes

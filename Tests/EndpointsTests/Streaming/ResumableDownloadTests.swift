@@ -548,6 +548,9 @@ struct RangeServedFile: Sendable {
         (["ETag": "\"abc\"", "Content-Encoding": "gzip"], nil),
         (["ETag": "\"abc\"", "Content-Encoding": "identity"], "\"abc\""),
         ([:], nil),
+        // Outsized, or not printable ASCII: it could not go back as it came.
+        (["ETag": "\"" + String(repeating: "a", count: 1100) + "\""], nil),
+        (["ETag": "\"caf\u{E9}\""], nil),
     ]
 
     @Test(arguments: validators)
