@@ -22,6 +22,13 @@ enum ResponseFraming {
     /// `URLError.badServerResponse` for ambiguous or invalid framing and
     /// `URLError.networkConnectionLost` for a body shorter than its `Content-Length`, with a
     /// description naming the problem, so it reaches callers as `.urlLoadError`.
+    /// Whether a `Content-Encoding` value names a coding (`gzip`, `br`…): the body was decoded
+    /// on its way here, so its `Content-Length`, or a range of it, counts other bytes.
+    static func namesACoding(_ contentEncoding: String?) -> Bool {
+        guard let coding = contentEncoding.map(CacheControl.trimmed) else { return false }
+        return !coding.isEmpty && coding.lowercased() != "identity"
+    }
+
     static func violation(of response: HTTPURLResponse, bodyLength: Int, requestMethod: String?) -> URLError? {
         violation(
             status: response.statusCode, url: response.url, bodyLength: bodyLength, requestMethod: requestMethod,
@@ -56,11 +63,7 @@ enum ResponseFraming {
         if requestMethod == "HEAD" || (100..<200).contains(status) || status == 204 || status == 304 { return nil }
         guard bodyLength != declared else { return nil }
         // URLSession decodes gzip and the like; Content-Length counts the encoded bytes.
-        if let encoding = lookup("Content-Encoding"),
-            encoding.lowercased() != "identity"
-        {
-            return nil
-        }
+        if namesACoding(lookup("Content-Encoding")) { return nil }
         if bodyLength < declared {
             return URLError.partialTransfer(
                 "\(bodyLength) of the \(declared) bytes its Content-Length declares", failingURL: url,

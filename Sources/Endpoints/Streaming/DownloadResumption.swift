@@ -86,7 +86,8 @@ struct DownloadResumption: Sendable, Equatable {
             let length = range?.completeLength.map(Int64.init)
             let sameLength = length == nil || record?.length == nil || length == record?.length
             let bodyFits = range.map { range in Self.length(field).map { $0 == range.range.count } ?? true } ?? false
-            guard let range, Int64(range.range.lowerBound) == asked, !Self.isEncoded(field), sameTag, sameLength,
+            guard let range, Int64(range.range.lowerBound) == asked,
+                !ResponseFraming.namesACoding(field("Content-Encoding")), sameTag, sameLength,
                 bodyFits
             else {
                 wholeOnly = true
@@ -114,7 +115,7 @@ struct DownloadResumption: Sendable, Equatable {
     /// The answer's validator for a later `If-Range`: its entity tag when strong, else its
     /// `Last-Modified` when that is a second or more before its `Date`; `nil` for an encoded body.
     static func validator(_ field: (String) -> String?) -> String? {
-        guard !isEncoded(field) else { return nil }
+        guard !ResponseFraming.namesACoding(field("Content-Encoding")) else { return nil }
         if let tag = field("ETag").map(CacheControl.trimmed), !tag.isEmpty, !tag.hasPrefix("W/"),
             isSendable(tag)
         {
@@ -140,11 +141,6 @@ struct DownloadResumption: Sendable, Equatable {
         field("Content-Length").map(CacheControl.trimmed).flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
     }
 
-    /// Whether the body was sent with a content coding (decoded on its way here).
-    private static func isEncoded(_ field: (String) -> String?) -> Bool {
-        guard let coding = field("Content-Encoding").map(CacheControl.trimmed) else { return false }
-        return !coding.isEmpty && coding.lowercased() != "identity"
-    }
 }
 
 extension Locked<DownloadResumption> {

@@ -151,9 +151,7 @@ final class DownloadSink: Sendable {
         -> TransferProgress
     {
         guard progress.totalBytes != nil,
-            let coding = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")?
-                .trimmingCharacters(in: .whitespaces),
-            !coding.isEmpty, coding.lowercased() != "identity"
+            ResponseFraming.namesACoding((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding"))
         else { return progress }
         return TransferProgress(completedBytes: progress.completedBytes, totalBytes: nil)
     }
