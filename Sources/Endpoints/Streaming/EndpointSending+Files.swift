@@ -111,7 +111,9 @@ extension EndpointSending {
             // and the part are not one file.
             if start > 0, let total, written != total {
                 try? file.restart(keeping: nil)
-                throw .urlLoadError(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: Self.shortPart]))
+                let reason =
+                    "The continued download does not end where its Content-Range said; its kept bytes were dropped."
+                throw .urlLoadError(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: reason]))
             }
             do {
                 // On Linux the transport may have received the whole body into a file of its own.
@@ -181,10 +183,6 @@ extension EndpointSending {
                 stream.abandon()
             }
         }
-    }
-
-    private static var shortPart: String {
-        "The continued download does not end where its Content-Range said; its kept bytes were dropped."
     }
 
     /// Writes the chunks of `stream` to `file` after its first `start` bytes, reporting each to
