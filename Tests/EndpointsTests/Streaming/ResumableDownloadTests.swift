@@ -281,6 +281,36 @@ struct RangeServedFile: Sendable {
         #expect(try scratch.contents() == ["installer.bin"])
     }
 
+    /// Through a client with an `HTTPCache`: the cache passes the range with its `If-Range` to
+    /// the server (that one is the server's to judge), and the download continues as without it.
+    @Test func aClientsCacheLetsTheRangeThrough() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let file = RangeServedFile(count: 100_000)
+        let sends = LockedBox(0)
+        server.route("/file") { request in
+            sends.mutate { $0 += 1 }
+            if sends.value == 1 { return file.dropped(after: 40_000) }
+            var response = file.answer(request)
+            response.headers.append((name: "Cache-Control", value: "max-age=600"))
+            return response
+        }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let client = EndpointClient(transport: URLSessionTransport(session: .shared), middleware: [HTTPCache()])
+        await #expect(throws: FileEndpoint.TaskError.self) {
+            try await Loopback.$baseURL.withValue(server.baseURL) {
+                try await client.download(FileEndpoint("file"), to: scratch.destination, resumable: true)
+            }
+        }
+        let response = try await Loopback.$baseURL.withValue(server.baseURL) {
+            try await client.download(FileEndpoint("file"), to: scratch.destination, resumable: true)
+        }
+        #expect(response.statusCode == 206)
+        #expect(server.requests.last?.header("Range") == "bytes=40000-")
+        #expect(try Data(contentsOf: scratch.destination) == file.body)
+    }
+
     // MARK: Written from the start
 
     /// The file changed after the drop: `If-Range` no longer names it, and the server sends the
