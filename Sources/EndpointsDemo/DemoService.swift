@@ -10,6 +10,8 @@ import Foundation
 /// - `GET /me`, `GET /items?page=&perPage=`, `GET /users/{id}` → need a live access token,
 ///   else 401 `{"code": 401, "message": "…"}`; unknown users are 404.
 /// - `GET /status` → 503 with `Retry-After: 1` every other call, else 200.
+/// - `GET /archive` → 256 KiB; the first call's connection drops after 96 KiB, later calls answer
+///   `Range` with `If-Range` (a 206).
 /// - `POST /oauth/token` → an OAuth 2.0 token endpoint for the client credentials grant of the
 ///   client `demo-service` (`client_secret_basic`); its access tokens work on `/me`.
 final class DemoService: Sendable {
@@ -81,6 +83,26 @@ final class DemoService: Sendable {
             catalog.headers += [(name: "ETag", value: tag), (name: "Cache-Control", value: "no-cache")]
             return catalog
         }
+        // 256 KiB whose first download loses its connection after 96 KiB; later ones are
+        // answered as a static file server does, `Range` with `If-Range` included.
+        http.route("/archive") { request in
+            let tag = "\"archive-v1\""
+            guard state.nextArchiveCall() > 1 else {
+                var dropped = TestServer.Response.streamed([Self.archive.prefix(96 << 10)], then: .drop)
+                dropped.headers.append((name: "ETag", value: tag))
+                return dropped
+            }
+            guard let range = request.header("Range"), request.header("If-Range") == tag,
+                range.hasPrefix("bytes="), range.hasSuffix("-"), let start = Int(range.dropFirst(6).dropLast()),
+                start < Self.archive.count
+            else { return TestServer.Response(headers: [("ETag", tag)], body: Self.archive) }
+            return TestServer.Response(
+                status: 206,
+                headers: [
+                    ("ETag", tag), ("Content-Range", "bytes \(start)-\(Self.archive.count - 1)/\(Self.archive.count)"),
+                ],
+                body: Self.archive.dropFirst(start))
+        }
         http.route("/ticks") { _ in
             let events = (1...5).map { Data("data: {\"n\":\($0)}\n\n".utf8) }
             return .streamed(events, pause: .milliseconds(100), contentType: "text/event-stream")
@@ -115,6 +137,9 @@ final class DemoService: Sendable {
     /// How many API requests it rejected for an expired or unknown access token.
     var rejected: Int { state.snapshot.rejected }
 
+    /// What `GET /archive` serves.
+    static let archive = Data((0..<(256 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+
     private static let expired = TestServer.Response.json(
         raw: #"{"code":401,"message":"access token expired or unknown"}"#, status: 401)
 }
@@ -141,6 +166,7 @@ private final class ServiceState: @unchecked Sendable {
         var refreshes = 0
         var rejected = 0
         var statusCalls = 0
+        var archiveCalls = 0
     }
 
     private let lock = NSLock()
@@ -174,6 +200,14 @@ private final class ServiceState: @unchecked Sendable {
         locked { value in
             value.statusCalls += 1
             return value.statusCalls % 2 == 1
+        }
+    }
+
+    /// Counts a `GET /archive`, returning how many there were.
+    func nextArchiveCall() -> Int {
+        locked { value in
+            value.archiveCalls += 1
+            return value.archiveCalls
         }
     }
 

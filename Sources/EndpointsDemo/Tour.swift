@@ -32,6 +32,7 @@ enum Demo {
         try await LoggingSection.run(tour)
         try await MockSection.run(tour, client: client)
         try await StreamingSection.run(tour)
+        try await DownloadSection.run(tour)
         try await AdHocSection.run(tour, client: client)
         try await OAuthSection.run(tour)
         try await CachingSection.run(tour)
