@@ -92,16 +92,7 @@ final class DemoService: Sendable {
                 dropped.headers.append((name: "ETag", value: tag))
                 return dropped
             }
-            guard let range = request.header("Range"), request.header("If-Range") == tag,
-                range.hasPrefix("bytes="), range.hasSuffix("-"), let start = Int(range.dropFirst(6).dropLast()),
-                start < Self.archive.count
-            else { return TestServer.Response(headers: [("ETag", tag)], body: Self.archive) }
-            return TestServer.Response(
-                status: 206,
-                headers: [
-                    ("ETag", tag), ("Content-Range", "bytes \(start)-\(Self.archive.count - 1)/\(Self.archive.count)"),
-                ],
-                body: Self.archive.dropFirst(start))
+            return .file(Self.archive, etag: tag, for: request)
         }
         http.route("/ticks") { _ in
             let events = (1...5).map { Data("data: {\"n\":\($0)}\n\n".utf8) }

@@ -350,6 +350,40 @@ private func status(_ response: URLResponse) -> Int? {
         #expect(try chunked.echo().query == "x")
     }
 
+    /// `.file(_:etag:for:)` answers one byte range as a static file server does.
+    @Test func aFileAnswersOneByteRange() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let body = Data("0123456789".utf8)
+        server.route("/file") { request in .file(body, etag: "\"v1\"", for: request) }
+        let port = server.port
+        let cases: [(fields: String, status: Int, body: String, range: String?)] = [
+            ("", 200, "0123456789", nil),
+            ("Range: bytes=2-4\r\n", 206, "234", "bytes 2-4/10"),
+            ("Range: bytes=7-\r\n", 206, "789", "bytes 7-9/10"),
+            ("Range: bytes=-3\r\n", 206, "789", "bytes 7-9/10"),
+            ("Range: bytes=8-20\r\n", 206, "89", "bytes 8-9/10"),
+            ("Range: bytes=4-\r\nIf-Range: \"v1\"\r\n", 206, "456789", "bytes 4-9/10"),
+            ("Range: bytes=4-\r\nIf-Range: \"v0\"\r\n", 200, "0123456789", nil),
+            ("Range: bytes=10-\r\n", 416, "", "bytes */10"),
+            ("Range: bytes=0-1,4-5\r\n", 200, "0123456789", nil),
+            ("Range: lines=1-2\r\n", 200, "0123456789", nil),
+        ]
+        let responses = try await offThePool {
+            let client = try RawClient(port: port)
+            return try cases.map { item in
+                try client.send("GET /file HTTP/1.1\r\nHost: x\r\n\(item.fields)\r\n")
+                return try client.readResponse()
+            }
+        }
+        for (item, response) in zip(cases, responses) {
+            #expect(response.status == item.status, "\(item.fields)")
+            #expect(response.text == item.body, "\(item.fields)")
+            #expect(response.headers["content-range"] == item.range, "\(item.fields)")
+            if item.status != 416 { #expect(response.headers["etag"] == "\"v1\"", "\(item.fields)") }
+        }
+    }
+
     @Test func stopRefusesFurtherConnections() async throws {
         let server = try TestServer()
         let (_, response) = try await session.data(from: server.url("/echo"))

@@ -8,9 +8,8 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// A file as a static file server serves it: with its entity tag, `Range: bytes=N-` answered with
-/// the rest (206) when `If-Range` is absent or names that tag, the whole (200) otherwise, and 416
-/// for a range past its end.
+/// A file as a static file server serves it (`TestServer.Response.file(_:etag:for:)`), and its
+/// first bytes on a connection that then drops.
 struct RangeServedFile: Sendable {
     let body: Data
     let etag: String
@@ -29,16 +28,7 @@ struct RangeServedFile: Sendable {
     }
 
     func answer(_ request: TestServer.Request) -> TestServer.Response {
-        guard let start = Self.rangeStart(request), request.header("If-Range").map({ $0 == etag }) ?? true else {
-            return TestServer.Response(status: 200, headers: [("ETag", etag)], body: body)
-        }
-        guard start < body.count else {
-            return TestServer.Response(status: 416, headers: [("Content-Range", "bytes */\(body.count)")])
-        }
-        return TestServer.Response(
-            status: 206,
-            headers: [("ETag", etag), ("Content-Range", "bytes \(start)-\(body.count - 1)/\(body.count)")],
-            body: body.subdata(in: start..<body.count))
+        .file(body, etag: etag, for: request)
     }
 
     /// The first byte of a `Range: bytes=N-`.
