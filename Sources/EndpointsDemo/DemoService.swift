@@ -129,7 +129,7 @@ final class DemoService: Sendable {
     var rejected: Int { state.snapshot.rejected }
 
     /// What `GET /archive` serves.
-    static let archive = Data((0..<(256 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+    static let archive = Data((0..<(256 << 10)).map { UInt8(truncatingIfNeeded: $0 * 7) })
 
     private static let expired = TestServer.Response.json(
         raw: #"{"code":401,"message":"access token expired or unknown"}"#, status: 401)
