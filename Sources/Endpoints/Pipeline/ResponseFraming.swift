@@ -17,11 +17,6 @@ import Foundation
 /// malformed. A body longer than `Content-Length` cannot be seen: URLSession stops reading at the
 /// declared length and drops the connection.
 enum ResponseFraming {
-    /// Why `response`, whose body was `bodyLength` bytes after any content decoding, is not a
-    /// complete, validly framed message; `nil` when it is. The error is
-    /// `URLError.badServerResponse` for ambiguous or invalid framing and
-    /// `URLError.networkConnectionLost` for a body shorter than its `Content-Length`, with a
-    /// description naming the problem, so it reaches callers as `.urlLoadError`.
     /// Whether a `Content-Encoding` value names a coding (`gzip`, `br`…): the body was decoded
     /// on its way here, so its `Content-Length`, or a range of it, counts other bytes.
     static func namesACoding(_ contentEncoding: String?) -> Bool {
@@ -29,6 +24,11 @@ enum ResponseFraming {
         return !coding.isEmpty && coding.lowercased() != "identity"
     }
 
+    /// Why `response`, whose body was `bodyLength` bytes after any content decoding, is not a
+    /// complete, validly framed message; `nil` when it is. The error is
+    /// `URLError.badServerResponse` for ambiguous or invalid framing and
+    /// `URLError.networkConnectionLost` for a body shorter than its `Content-Length`, with a
+    /// description naming the problem, so it reaches callers as `.urlLoadError`.
     static func violation(of response: HTTPURLResponse, bodyLength: Int, requestMethod: String?) -> URLError? {
         violation(
             status: response.statusCode, url: response.url, bodyLength: bodyLength, requestMethod: requestMethod,
