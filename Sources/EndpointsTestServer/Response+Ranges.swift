@@ -16,40 +16,48 @@ extension TestServer.Response {
     /// ```
     public static func file(_ body: Data, etag: String, for request: TestServer.Request) -> TestServer.Response {
         let whole = TestServer.Response(headers: [("ETag", etag), ("Accept-Ranges", "bytes")], body: body)
-        guard let header = request.header("Range"), request.header("If-Range").map({ $0 == etag }) ?? true,
-            let range = byteRange(header, length: body.count)
-        else { return whole }
-        guard let range else {
+        guard let header = request.header("Range"), request.header("If-Range").map({ $0 == etag }) ?? true else {
+            return whole
+        }
+        switch ByteRange(header, length: body.count) {
+        case .whole:
+            return whole
+        case .unsatisfiable:
             return TestServer.Response(status: 416, headers: [("Content-Range", "bytes */\(body.count)")])
+        case .part(let range):
+            return TestServer.Response(
+                status: 206,
+                headers: [
+                    ("ETag", etag), ("Accept-Ranges", "bytes"),
+                    ("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound)/\(body.count)"),
+                ],
+                body: body.subdata(in: range.lowerBound..<(range.upperBound + 1)))
         }
-        return TestServer.Response(
-            status: 206,
-            headers: [
-                ("ETag", etag), ("Accept-Ranges", "bytes"),
-                ("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound)/\(body.count)"),
-            ],
-            body: body.subdata(in: range.lowerBound..<(range.upperBound + 1)))
     }
+}
 
-    /// The bytes one range of `header` asks for of `length`: `nil` when the header is not one byte
-    /// range (the whole is sent), `.some(nil)` when none of its bytes exist (416).
-    private static func byteRange(_ header: String, length: Int) -> ClosedRange<Int>?? {
+/// What a `Range` header asks of a body of `length` bytes: one part of it, none of its bytes (a
+/// range past the end), or the whole (not one byte range: several, another unit, malformed).
+private enum ByteRange {
+    case whole
+    case unsatisfiable
+    case part(ClosedRange<Int>)
+
+    init(_ header: String, length: Int) {
         let spec = header.trimmingCharacters(in: .whitespaces)
-        guard spec.lowercased().hasPrefix("bytes="), !spec.contains(",") else { return nil }
+        self = .whole
+        guard spec.lowercased().hasPrefix("bytes="), !spec.contains(",") else { return }
         let bounds = spec.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard bounds.count == 2 else { return nil }
-        let first = bounds[0].isEmpty ? nil : Int(bounds[0])
-        let last = bounds[1].isEmpty ? nil : Int(bounds[1])
-        switch (first, last) {
-        case (let first?, _) where bounds[1].isEmpty || last != nil:
-            guard last.map({ $0 >= first }) ?? true else { return nil }
-            guard first < length else { return .some(nil) }
-            return .some(first...min(last ?? (length - 1), length - 1))
-        case (nil, let suffix?) where bounds[0].isEmpty:
-            guard suffix > 0, length > 0 else { return .some(nil) }
-            return .some(max(0, length - suffix)...(length - 1))
-        default:
-            return nil
+        guard bounds.count == 2 else { return }
+        if bounds[0].isEmpty {
+            // The last `suffix` bytes.
+            guard let suffix = Int(bounds[1]) else { return }
+            self = suffix > 0 && length > 0 ? .part(max(0, length - suffix)...(length - 1)) : .unsatisfiable
+            return
         }
+        guard let first = Int(bounds[0]) else { return }
+        let last = bounds[1].isEmpty ? Int.max : Int(bounds[1])
+        guard let last, last >= first else { return }
+        self = first < length ? .part(first...min(last, length - 1)) : .unsatisfiable
     }
 }
