@@ -22,7 +22,13 @@ enum DownloadSection {
         say.section("A download resumed after a dropped connection")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(
             "endpoints-demo-\(UUID().uuidString).bin")
-        defer { try? FileManager.default.removeItem(at: file) }
+        let kept = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).partial")
+        defer {
+            // A tour that stops midway leaves nothing behind either.
+            for leftover in [file, kept, kept.appendingPathExtension("json")] {
+                try? FileManager.default.removeItem(at: leftover)
+            }
+        }
         let client = EndpointClient()
         for attempt in 1...2 {
             do throws(Archive.TaskError) {
@@ -33,7 +39,6 @@ enum DownloadSection {
                 say.line("download #\(attempt) → \(response.statusCode)\(range); the file has \(size) bytes")
                 break
             } catch {
-                let kept = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).partial")
                 let size = (try? Data(contentsOf: kept))?.count ?? 0
                 guard case .urlLoadError(let lost) = error else { throw error }
                 say.line(
