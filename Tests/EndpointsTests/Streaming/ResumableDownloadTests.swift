@@ -31,6 +31,24 @@ struct RangeServedFile: Sendable {
         .file(body, etag: etag, for: request)
     }
 
+    /// Routes `/file` on `server`: its first request is answered with the first `count` bytes on
+    /// a connection that then drops, every later one by `later` (this file, by default).
+    func route(
+        on server: TestServer, droppingFirstAfter count: Int,
+        then later: (@Sendable (TestServer.Request) -> TestServer.Response)? = nil
+    ) {
+        let sends = LockedBox(0)
+        server.route("/file") { request in
+            var isFirst = false
+            sends.mutate {
+                $0 += 1
+                isFirst = $0 == 1
+            }
+            if isFirst { return dropped(after: count) }
+            return later?(request) ?? answer(request)
+        }
+    }
+
     /// The first byte of a `Range: bytes=N-`.
     static func rangeStart(_ request: TestServer.Request) -> Int? {
         guard let range = request.header("Range"), range.hasPrefix("bytes="), range.hasSuffix("-") else { return nil }
@@ -93,11 +111,7 @@ struct RangeServedFile: Sendable {
         let server = try TestServer()
         defer { server.stop() }
         let file = RangeServedFile(count: 200_000)
-        let sends = LockedBox(0)
-        server.route("/file") { request in
-            sends.mutate { $0 += 1 }
-            return sends.value == 1 ? file.dropped(after: 64 << 10) : file.answer(request)
-        }
+        file.route(on: server, droppingFirstAfter: 64 << 10)
         let scratch = try Scratch()
         defer { scratch.remove() }
 
@@ -178,11 +192,7 @@ struct RangeServedFile: Sendable {
         let server = try TestServer()
         defer { server.stop() }
         let file = RangeServedFile(count: 100_000)
-        let sends = LockedBox(0)
-        server.route("/file") { request in
-            sends.mutate { $0 += 1 }
-            return sends.value == 1 ? file.dropped(after: 40_000) : file.answer(request)
-        }
+        file.route(on: server, droppingFirstAfter: 40_000)
         let scratch = try Scratch()
         defer { scratch.remove() }
         await Self.failedDownload("file", to: scratch, from: server, via: .urlSession)
@@ -203,13 +213,10 @@ struct RangeServedFile: Sendable {
         let server = try TestServer()
         defer { server.stop() }
         let file = RangeServedFile(count: 100_000)
-        let sends = LockedBox(0)
         let resumedArrived = AsyncStream<Void>.makeStream()
         let released = DispatchSemaphore(value: 0)
         defer { released.signal() }
-        server.route("/file") { request in
-            sends.mutate { $0 += 1 }
-            if sends.value == 1 { return file.dropped(after: 40_000) }
+        file.route(on: server, droppingFirstAfter: 40_000) { request in
             guard let start = RangeServedFile.rangeStart(request) else { return file.answer(request) }
             resumedArrived.continuation.yield()
             var response = TestServer.Response.paced([file.body.dropFirst(start)]) { _ in
@@ -249,10 +256,7 @@ struct RangeServedFile: Sendable {
         let server = try TestServer()
         defer { server.stop() }
         let file = RangeServedFile(count: 100_000)
-        let sends = LockedBox(0)
-        server.route("/file") { _ in
-            sends.mutate { $0 += 1 }
-            if sends.value == 1 { return file.dropped(after: 40_000) }
+        file.route(on: server, droppingFirstAfter: 40_000) { _ in
             var response = TestServer.Response.streamed([file.body.subdata(in: 40_000..<50_000)])
             response.status = 206
             response.headers += [("ETag", file.etag), ("Content-Range", "bytes 40000-99999/100000")]
@@ -277,10 +281,7 @@ struct RangeServedFile: Sendable {
         let server = try TestServer()
         defer { server.stop() }
         let file = RangeServedFile(count: 100_000)
-        let sends = LockedBox(0)
-        server.route("/file") { request in
-            sends.mutate { $0 += 1 }
-            if sends.value == 1 { return file.dropped(after: 40_000) }
+        file.route(on: server, droppingFirstAfter: 40_000) { request in
             var response = file.answer(request)
             response.headers.append((name: "Cache-Control", value: "max-age=600"))
             return response
@@ -311,11 +312,7 @@ struct RangeServedFile: Sendable {
         defer { server.stop() }
         let old = RangeServedFile(count: 100_000)
         let new = RangeServedFile(count: 150_000, seed: 99, etag: "\"v2\"")
-        let sends = LockedBox(0)
-        server.route("/file") { request in
-            sends.mutate { $0 += 1 }
-            return sends.value == 1 ? old.dropped(after: 40_000) : new.answer(request)
-        }
+        old.route(on: server, droppingFirstAfter: 40_000) { new.answer($0) }
         let scratch = try Scratch()
         defer { scratch.remove() }
         await Self.failedDownload("file", to: scratch, from: server, via: transport)
@@ -336,11 +333,8 @@ struct RangeServedFile: Sendable {
         let server = try TestServer()
         defer { server.stop() }
         let file = RangeServedFile(count: 100_000)
-        let sends = LockedBox(0)
-        server.route("/file") { _ in
-            sends.mutate { $0 += 1 }
-            return sends.value == 1
-                ? file.dropped(after: 40_000) : TestServer.Response(headers: [("ETag", file.etag)], body: file.body)
+        file.route(on: server, droppingFirstAfter: 40_000) { _ in
+            TestServer.Response(headers: [("ETag", file.etag)], body: file.body)
         }
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -359,10 +353,7 @@ struct RangeServedFile: Sendable {
         let server = try TestServer()
         defer { server.stop() }
         let file = RangeServedFile(count: 100_000)
-        let sends = LockedBox(0)
-        server.route("/file") { request in
-            sends.mutate { $0 += 1 }
-            if sends.value == 1 { return file.dropped(after: 40_000) }
+        file.route(on: server, droppingFirstAfter: 40_000) { request in
             guard RangeServedFile.rangeStart(request) != nil else { return file.answer(request) }
             return answer == "416"
                 ? TestServer.Response(status: 416, headers: [("Content-Range", "bytes */100000")])
