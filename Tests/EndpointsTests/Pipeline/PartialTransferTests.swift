@@ -157,6 +157,18 @@ import Testing
         let invalid = ResponseFraming.violation(
             of: try response(["Content-Length": "1e3"]), bodyLength: 4, requestMethod: "GET")
         #expect(invalid?.code == .badServerResponse)
+        // A decoded body is exempt (its length counts encoded bytes); an empty or padded
+        // `identity` names no coding, so the body is held to its length.
+        let decoded = ResponseFraming.violation(
+            of: try response(["Content-Length": "10", "Content-Encoding": "gzip"]), bodyLength: 40, requestMethod: "GET"
+        )
+        #expect(decoded == nil)
+        for coding in ["", " ", " identity "] {
+            let unencoded = ResponseFraming.violation(
+                of: try response(["Content-Length": "10", "Content-Encoding": coding]), bodyLength: 4,
+                requestMethod: "GET")
+            #expect(unencoded?.code == .networkConnectionLost, "Content-Encoding: \"\(coding)\"")
+        }
     }
 
     #if canImport(FoundationNetworking)
