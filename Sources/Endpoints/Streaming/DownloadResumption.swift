@@ -93,7 +93,7 @@ struct DownloadResumption: Sendable, Equatable {
                 wholeOnly = true
                 return .askWhole
             }
-            return .append(total: range.completeLength.map(Int64.init))
+            return .append(total: length)
         }
         // A whole answer (or a part of the caller's own `Range`): written from the start.
         let validator = status == 200 ? Self.validator(field) : nil

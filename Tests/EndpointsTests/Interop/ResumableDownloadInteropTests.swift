@@ -34,23 +34,6 @@ private struct HTTPBinSlowRange: Endpoint {
 /// came). Each download is paused by cancelling its task once some of the body was written, then
 /// resumed.
 @Suite struct ResumableDownloadInteropTests {
-    /// Starts `download`, cancels it once `threshold` bytes were written, and expects `.cancelled`.
-    private static func pause<T: Endpoint>(
-        _: T.Type, at threshold: Int64,
-        _ download: @escaping @Sendable (@escaping @Sendable (TransferProgress) -> Void) async throws -> HTTPURLResponse
-    ) async {
-        let written = AsyncStream<Void>.makeStream()
-        let task = Task { try await download { if $0.completedBytes >= threshold { written.continuation.yield() } } }
-        var events = written.stream.makeAsyncIterator()
-        _ = await events.next()
-        task.cancel()
-        let result = await task.result
-        guard case .failure(let error) = result, case .cancelled = error as? T.TaskError else {
-            Issue.record("expected .cancelled, got \(result)")
-            return
-        }
-    }
-
     private static func scratch() throws -> (directory: URL, destination: URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("resume-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
@@ -82,7 +65,7 @@ private struct HTTPBinSlowRange: Endpoint {
                 }
             }
 
-        await Self.pause(NginxSlowFile.self, at: 512 << 10) { try await download($0) }
+        await pauseDownload(NginxSlowFile.self, at: 512 << 10) { try await download($0) }
         let kept = Self.size(partial)
         #expect(kept >= 512 << 10 && kept < 1 << 20, "\(kept) bytes kept")
         let resumed = try await download(nil)
@@ -91,7 +74,7 @@ private struct HTTPBinSlowRange: Endpoint {
 
         // Paused again, and the file changes meanwhile (another length, so another entity tag).
         try FileManager.default.removeItem(at: destination)
-        await Self.pause(NginxSlowFile.self, at: 512 << 10) { try await download($0) }
+        await pauseDownload(NginxSlowFile.self, at: 512 << 10) { try await download($0) }
         let changed = Data(original.reversed().prefix(600 << 10))
         try changed.write(to: served)
         let whole = try await download(nil)
@@ -106,7 +89,7 @@ private struct HTTPBinSlowRange: Endpoint {
         let (directory, destination) = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let client = transport.client()
-        await Self.pause(HTTPBinSlowRange.self, at: 8 << 10) { progress in
+        await pauseDownload(HTTPBinSlowRange.self, at: 8 << 10) { progress in
             try await client.download(HTTPBinSlowRange(), to: destination, resumable: true, progress: progress)
         }
         let kept = Self.size(directory.appendingPathComponent(".file.bin.partial"))

@@ -56,6 +56,24 @@ struct RangeServedFile: Sendable {
     }
 }
 
+/// Starts `download`, cancels it (a pause) once `threshold` bytes were written, and expects
+/// `.cancelled`.
+func pauseDownload<T: Endpoint>(
+    _: T.Type, at threshold: Int64,
+    _ download: @escaping @Sendable (@escaping @Sendable (TransferProgress) -> Void) async throws -> HTTPURLResponse
+) async {
+    let written = AsyncStream<Void>.makeStream()
+    let task = Task { try await download { if $0.completedBytes >= threshold { written.continuation.yield() } } }
+    var events = written.stream.makeAsyncIterator()
+    _ = await events.next()
+    task.cancel()
+    let result = await task.result
+    guard case .failure(let error) = result, case .cancelled = error as? T.TaskError else {
+        Issue.record("expected .cancelled, got \(result)")
+        return
+    }
+}
+
 /// `download(_:to:resumable:)`: a download that failed or was cancelled keeps what it received
 /// beside its destination, and the next resumable download of the same URL asks only for the rest.
 @Suite struct ResumableDownloadTests {
@@ -160,21 +178,11 @@ struct RangeServedFile: Sendable {
         let scratch = try Scratch()
         defer { scratch.remove() }
 
-        let written = AsyncStream<Void>.makeStream()
-        let download = Task {
+        await pauseDownload(FileEndpoint.self, at: 32 << 10) { progress in
             try await Loopback.$baseURL.withValue(server.baseURL) {
-                try await transport.client().download(FileEndpoint("file"), to: scratch.destination, resumable: true) {
-                    if $0.completedBytes >= 32 << 10 { written.continuation.yield() }
-                }
+                try await transport.client().download(
+                    FileEndpoint("file"), to: scratch.destination, resumable: true, progress: progress)
             }
-        }
-        var events = written.stream.makeAsyncIterator()
-        _ = await events.next()
-        download.cancel()
-        let error = await #expect(throws: FileEndpoint.TaskError.self) { try await download.value }
-        guard case .cancelled = error else {
-            Issue.record("expected .cancelled, got \(String(describing: error))")
-            return
         }
         released.signal()
         #expect(try scratch.size(of: scratch.partial) == 32 << 10)
