@@ -167,6 +167,11 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
     /// URLSession would otherwise resend the request with a credential from its credential storage
     /// (and corelibs, with none stored, never completes the task).
     ///
+    /// A proxy's challenge (a 407, which only Apple's URLSession turns into one) is not the
+    /// pipeline's: it is handled as URLSession handles it without this delegate, by the session's
+    /// delegate or by default (the credentials of the system's proxy settings and of the
+    /// credential storage), as below.
+    ///
     /// Every other challenge (server trust, client certificates) is answered as if this per-task
     /// delegate were not there, so certificate pinning in the session's delegate keeps working. Apple
     /// documents that a session-level challenge goes to the session delegate's
@@ -181,7 +186,8 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, Sendable {
         didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        switch challenge.protectionSpace.authenticationMethod {
+        let space = challenge.protectionSpace
+        switch space.isProxy() ? "" : space.authenticationMethod {
         case NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest,
             NSURLAuthenticationMethodNTLM, NSURLAuthenticationMethodNegotiate:
             let response = (challenge.failureResponse ?? task.response) as? HTTPURLResponse
