@@ -13,6 +13,13 @@
 #   /digest/moved.json        a 302 to /digest/data.json, before any authentication
 #   /short-nonce/data.json    the same, nonces valid for 1 s: the next request after that is
 #                             refused with `stale=true`
+# and two forward proxies (mod_proxy, CONNECT to any port allowed, `Via` added to what they
+# forward), each on a port of its own, answering a request without the same user's credentials
+# with 407:
+#   APACHE_PROXY_BASIC_URL    asks for Basic
+#   APACHE_PROXY_DIGEST_URL   asks for Digest (realm "endpoints")
+#   APACHE_PROXY_LOG          both proxies' log: a line a request, as each ends,
+#                             `PORT STATUS REQUEST-LINE` (`34285 407 GET http://… HTTP/1.1`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/nginx.sh
@@ -42,6 +49,8 @@ write_config() {
 ServerRoot "$work"
 ServerName 127.0.0.1
 Listen 127.0.0.1:$port
+Listen 127.0.0.1:$basic_proxy_port
+Listen 127.0.0.1:$digest_proxy_port
 PidFile "$work/httpd.pid"
 ErrorLog "$work/error.log"
 LoadModule mpm_event_module $modules/mod_mpm_event.so
@@ -50,7 +59,11 @@ LoadModule authn_file_module $modules/mod_authn_file.so
 LoadModule authz_core_module $modules/mod_authz_core.so
 LoadModule authz_user_module $modules/mod_authz_user.so
 LoadModule auth_digest_module $modules/mod_auth_digest.so
+LoadModule auth_basic_module $modules/mod_auth_basic.so
 LoadModule alias_module $modules/mod_alias.so
+LoadModule proxy_module $modules/mod_proxy.so
+LoadModule proxy_http_module $modules/mod_proxy_http.so
+LoadModule proxy_connect_module $modules/mod_proxy_connect.so
 DocumentRoot "$work/www"
 Redirect 302 /digest/moved.json /digest/data.json
 <Location /digest/>
@@ -68,6 +81,30 @@ Redirect 302 /digest/moved.json /digest/data.json
     AuthUserFile "$work/htdigest"
     Require valid-user
 </Location>
+<VirtualHost 127.0.0.1:$basic_proxy_port>
+    ProxyRequests On
+    ProxyVia On
+    AllowCONNECT 1-65535
+    CustomLog "$work/proxy.log" "%p %>s %r"
+    <Proxy "*">
+        AuthType Basic
+        AuthName "endpoints"
+        AuthUserFile "$work/htpasswd"
+        Require valid-user
+    </Proxy>
+</VirtualHost>
+<VirtualHost 127.0.0.1:$digest_proxy_port>
+    ProxyRequests On
+    ProxyVia On
+    AllowCONNECT 1-65535
+    CustomLog "$work/proxy.log" "%p %>s %r"
+    <Proxy "*">
+        AuthType Digest
+        AuthName "endpoints"
+        AuthUserFile "$work/htdigest"
+        Require valid-user
+    </Proxy>
+</VirtualHost>
 EOF
 }
 
@@ -84,6 +121,8 @@ prepare() {
     printf '{"authenticated":true}\n' | tee "$work/www/digest/data.json" >"$work/www/short-nonce/data.json"
     # htdigest's line: user:realm:MD5(user:realm:password).
     printf 'user:endpoints:%s\n' "$(printf 'user:endpoints:passwd' | md5sum | cut -d' ' -f1)" >"$work/htdigest"
+    # htpasswd's line for Basic: user:{SHA}base64(SHA-1(password)).
+    printf 'user:{SHA}%s\n' "$(printf 'passwd' | openssl dgst -sha1 -binary | base64)" >"$work/htpasswd"
 }
 
 [ "${1:-}" = run ] && [ "$#" -gt 1 ] || { echo "usage: apache.sh run COMMAND [ARGS...]" >&2; exit 2; }
@@ -98,7 +137,7 @@ trap 'exit 130' INT TERM
 # The port is chosen by binding port 0 and releasing it; if it is taken meanwhile, another is.
 for attempt in 1 2 3 4 5; do
     prepare
-    port="$(nginx_free_ports 1)"
+    read -r port basic_proxy_port digest_proxy_port <<<"$(nginx_free_ports 3)"
     write_config
     "$apache" -f "$work/httpd.conf" -D FOREGROUND </dev/null >>"$work/error.log" 2>&1 &
     pid=$!
@@ -114,5 +153,9 @@ for attempt in 1 2 3 4 5; do
     [ "$attempt" -eq 5 ] && { apache_log "could not start apache2"; exit 1; }
 done
 status=0
-APACHE_URL="http://127.0.0.1:$port" "$@" || status=$?
+APACHE_URL="http://127.0.0.1:$port" \
+    APACHE_PROXY_BASIC_URL="http://127.0.0.1:$basic_proxy_port" \
+    APACHE_PROXY_DIGEST_URL="http://127.0.0.1:$digest_proxy_port" \
+    APACHE_PROXY_LOG="$work/proxy.log" \
+    "$@" || status=$?
 exit "$status"

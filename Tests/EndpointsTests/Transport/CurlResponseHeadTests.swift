@@ -27,6 +27,25 @@ import Testing
             #expect(head.value(of: "x-TWO") == "a, b")
         }
 
+        /// libcurl answered a proxy's 407 itself: the head starts over at the next status line,
+        /// its fields forgotten and its size still counted.
+        @Test func aHeadStartsOverForTheResponseAfterAProxyRound() throws {
+            var head = CurlResponseHead()
+            let first = ["HTTP/1.1 407 Proxy Authentication Required\r\n", "Proxy-Authenticate: Digest x\r\n", "\r\n"]
+            #expect(feed(first, into: &head) == [.more, .more, .ended])
+            let next = "HTTP/1.1 200 OK\r\n"
+            #expect(Array(next.utf8).withUnsafeBytes(CurlResponseHead.isStatusLine))
+            #expect(!Array("X-Status: HTTP/1.1 200 OK\r\n".utf8).withUnsafeBytes(CurlResponseHead.isStatusLine))
+            #expect(!Array("\r\n".utf8).withUnsafeBytes(CurlResponseHead.isStatusLine))
+            head.startOver()
+            #expect(!head.isComplete)
+            #expect(head.size == first.joined().utf8.count)
+            #expect(feed([next, "Content-Length: 2\r\n", "\r\n"], into: &head) == [.more, .more, .ended])
+            #expect(head.statusCode == 200)
+            #expect(head.value(of: "Proxy-Authenticate") == nil)
+            #expect(head.value(of: "Content-Length") == "2")
+        }
+
         @Test func http2StatusLinesHaveNoMinorVersionNorReason() {
             var head = CurlResponseHead()
             #expect(feed(["HTTP/2 204\r\n", "\r\n"], into: &head) == [.more, .ended])

@@ -141,6 +141,40 @@ import Testing
             }
         }
 
+        /// `.direct` reaches the server straight, whatever `http_proxy` says.
+        @Test func aDirectTransportIgnoresTheEnvironmentsProxy() async {
+            await #expect(processExitsWith: .success) {
+                let proxy = try RawServer(reply: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+                let server = try TestServer()
+                setenv("http_proxy", proxy.url.absoluteString, 1)
+                let client = EndpointClient(transport: try CurlTransport(proxy: .direct))
+                let echo = try await Loopback.$baseURL.withValue(server.baseURL) {
+                    try await client.response(with: EchoEndpoint())
+                }
+                let proxied = proxy.heads.value.count
+                proxy.stop()
+                server.stop()
+                exit(echo.path == "/echo" && proxied == 0 ? 0 : 1)
+            }
+        }
+
+        /// A proxy given to the transport is used for every host but those it bypasses:
+        /// `no_proxy` is not read, nor `http_proxy`.
+        @Test func aGivenProxyIgnoresTheEnvironment() async {
+            await #expect(processExitsWith: .success) {
+                let proxy = try RawServer(reply: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+                setenv("http_proxy", "http://127.0.0.1:9", 1)
+                setenv("no_proxy", "127.0.0.1,example.invalid", 1)
+                let client = EndpointClient(transport: try CurlTransport(proxy: .init(proxy.url)))
+                let body = try await client.response(for: Request<Data>.get("http://example.invalid/through-proxy"))
+                let head = proxy.heads.value.first ?? ""
+                proxy.stop()
+                exit(
+                    body == Data("ok".utf8) && head.hasPrefix("GET http://example.invalid/through-proxy HTTP/1.1")
+                        ? 0 : 1)
+            }
+        }
+
         /// A proxy that answers an https request's `CONNECT` with a status instead of a tunnel:
         /// libcurl reports a receive error, as for a lost connection (which `RetryMiddleware`
         /// retries), and Linux's URLSession `-1`. Both transports now say what the proxy did: 407

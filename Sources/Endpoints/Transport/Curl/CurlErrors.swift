@@ -128,6 +128,16 @@
             let error: URLError
         }
 
+        /// A proxy refused a request's tunnel (`CONNECT`) with a `407` asking for another scheme
+        /// than the one `scheme` answered with: the transport learns it and sends the request again
+        /// once (nothing of it was sent), or throws `error`.
+        struct ProxyRefusal: Error {
+            let error: URLError
+            /// The schemes the proxy asked for (`CURLAUTH_*` bits).
+            let offered: Int
+            let scheme: ProxyAuthentication.Scheme
+        }
+
         /// The `URLError` for a TLS failure, its ``TLSFailure`` under `NSUnderlyingErrorKey`.
         private static func tlsError(code: Int32, handle: CurlHandle, url: URL, detail: String) -> URLError {
             let failure = TLSFailure(curlCode: code, verifyResult: handle.verifyResult, detail: detail)

@@ -36,6 +36,13 @@
         /// Takes a header line; `false` ends the transfer (the head is refused, see ``failure``).
         func received(headerLine line: UnsafeRawBufferPointer) -> Bool {
             lastActivity = RequestRecorder.now()
+            if proxyRoundPending, CurlResponseHead.isStatusLine(line) {
+                // libcurl answered the proxy's 407 itself (Digest) and sent the request again: the
+                // head of that answer follows, and the 407 was not the answer.
+                proxyRoundPending = false
+                proxyRoundAnswered = true
+                head.startOver()
+            }
             switch head.consume(line) {
             case .more, .interimEnded, .ignored:
                 return true
@@ -47,6 +54,8 @@
                     let target = RedirectLocation.target(of: head.value(of: "Location"), from: url)
                 {
                     redirectTarget = target
+                } else if head.statusCode == 407, let scheme = proxyScheme, refusedByProxy(sentWith: scheme) {
+                    // Held back: the transport sends the request again with the scheme asked for.
                 } else {
                     decoder = CurlDecoder(contentEncoding: head.value(of: "Content-Encoding"))
                     if mode == .buffered, decoder == nil,
@@ -56,7 +65,7 @@
                         received.reserveCapacity(min(length, 16 << 20))
                     }
                 }
-                headEnded()
+                if !proxyRoundPending { headEnded() }
                 return true
             }
         }
@@ -66,7 +75,12 @@
         /// transfer with ``failure``.
         func received(body bytes: UnsafeRawBufferPointer) -> Int {
             lastActivity = RequestRecorder.now()
-            if redirectTarget != nil { return bytes.count }
+            if isHeldBack { return bytes.count }
+            if proxyRoundPending {
+                // libcurl passes on the body of a 407 only when it does not answer it: the answer.
+                proxyRoundPending = false
+                headEnded()
+            }
             if paused { return EP_CURL_WRITEFUNC_PAUSE }
             guard let decoder else {
                 deliver(bytes)
@@ -81,6 +95,23 @@
                 if used < bytes.count { undecoded = Data(bytes[used...]) }
                 return bytes.count
             }
+        }
+
+        /// A proxy's `407` ended the head of a request sent with `scheme`: `true` when it is held
+        /// back for the transport to send the request again with the scheme the proxy asks for
+        /// (only a request whose body can be read again), `false` when it is handed over as it
+        /// comes, possibly later (``proxyRoundPending``: libcurl may answer a Digest challenge itself).
+        private func refusedByProxy(sentWith scheme: ProxyAuthentication.Scheme) -> Bool {
+            let offered = handle.proxyAuthOffered
+            if answersProxyRefusal, upload?.readsAgain != false,
+                ProxyAuthentication.answer(refusalOf: scheme, offering: offered) != nil
+            {
+                proxyRefusal = offered
+                return true
+            }
+            // With Digest, libcurl sends the request again itself, once, after a 407 that offers it.
+            proxyRoundPending = scheme == .digest && !proxyRoundAnswered
+            return false
         }
 
         /// Fills `buffer` with the next bytes of the upload: the count, 0 at its end.

@@ -17,8 +17,14 @@
         ///
         /// - Throws: `URLError.unsupportedURL` for another scheme, `.cannotOpenFile` for an upload
         ///   file that cannot be read.
+        ///
+        /// `proxyScheme` answers the proxy's challenges (`nil` without credentials); when
+        /// `answersProxyRefusal`, a `407` another scheme could answer ends the exchange with
+        /// ``proxyRefusal`` (or ``CurlErrors/ProxyRefusal`` for a tunnel) for the transport to send
+        /// the request again.
         static func make(
-            _ request: URLRequest, context: RequestContext, mode: Mode, loop: CurlLoop, settings: CurlSettings
+            _ request: URLRequest, context: RequestContext, mode: Mode, loop: CurlLoop, settings: CurlSettings,
+            proxyScheme: ProxyAuthentication.Scheme? = nil, answersProxyRefusal: Bool = false
         ) throws(URLError) -> CurlExchange {
             guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
                 url.host?.isEmpty == false
@@ -40,8 +46,10 @@
             }
             let exchange = CurlExchange(
                 request: request, handle: handle, loop: loop, mode: mode,
-                followsRedirects: settings.followsRedirects && context.followsRedirects, recorder: context.recorder)
+                followsRedirects: settings.followsRedirects && context.followsRedirects, recorder: context.recorder,
+                proxyScheme: proxyScheme)
             try exchange.configure(request, url: url, context: context, settings: settings)
+            exchange.answersProxyRefusal = answersProxyRefusal && proxyScheme != nil
             return exchange
         }
 
@@ -79,6 +87,7 @@
                 _ = ep_easy_setopt_long(easy, Int32(EP_CURLOPT_BUFFERSIZE), CurlExchange.receiveBufferSize)
             }
             if case .success(let tls) = settings.tls { tls.apply(to: easy) }
+            settings.proxy.apply(to: easy, scheme: proxyScheme)
             let hasBody = try configureBody(request, context: context)
             // libcurl names any body it posts `application/x-www-form-urlencoded` when the request
             // names none; URLSession does that for a POST with a body alone.
@@ -181,6 +190,8 @@
         let followsRedirects: Bool
         /// The TLS options, resolved from the client's ``TLSTrust``, or why they could not be.
         let tls: Result<CurlTLS, TLSTrust.Invalid>?
+        /// The proxy requests go through.
+        let proxy: CurlTransport.Proxy
 
         static let protocols = "http,https"
         /// The codings ``CurlDecoder`` decodes (`gzip, deflate, br, zstd` where their libraries

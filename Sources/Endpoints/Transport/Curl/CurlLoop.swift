@@ -365,6 +365,13 @@
             errorBuffer[0] = 0
         }
 
+        /// The schemes the proxy's last `407` asked for (`CURLAUTH_*` bits; 0 for none).
+        var proxyAuthOffered: Int {
+            var offered = 0
+            _ = ep_easy_getinfo_long(easy, Int32(EP_CURLINFO_PROXYAUTH_AVAIL), &offered)
+            return offered
+        }
+
         /// libcurl's sentence for the last failure, if it wrote one.
         var errorText: String? {
             errorBuffer[0] == 0 ? nil : String(cString: errorBuffer)

@@ -59,6 +59,27 @@ struct CurlResponseHead: Sendable {
     /// Where each field line ends in ``fieldBytes``.
     private var fieldEnds: [Int] = []
 
+    /// Forgets the head read so far, to read the next response's: libcurl answered a proxy's
+    /// `407` itself and sent the request again. Its lines still count toward ``maximumBytes``.
+    mutating func startOver() {
+        self = CurlResponseHead(size: size)
+    }
+
+    private init(size: Int) { self.size = size }
+
+    init() {}
+
+    /// Whether `line` is a status line (`HTTP/1.1 200 OK`), which after a complete head starts the
+    /// head of another response: a field or trailer line never is (it holds a colon first).
+    static func isStatusLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        var head = CurlResponseHead()
+        var content = line[...]
+        while let last = content.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") {
+            content = content.dropLast()
+        }
+        return head.parseStatusLine(UnsafeRawBufferPointer(rebasing: content))
+    }
+
     /// Takes one line, its line ending included.
     mutating func consume(_ line: UnsafeRawBufferPointer) -> Step {
         if isComplete { return .ignored }

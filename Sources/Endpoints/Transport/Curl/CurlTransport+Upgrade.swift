@@ -9,7 +9,8 @@
         /// bytes after the head first in its stream.
         ///
         /// libcurl connects, with TLS, the transport's trust settings and a proxy tunnel
-        /// (`CONNECT`) when the environment names a proxy, then sends nothing
+        /// (`CONNECT`) through the transport's proxy (answering its challenges as requests do),
+        /// then sends nothing
         /// (`CURLOPT_CONNECT_ONLY`); the request's head is written here, HTTP/1.1, and the answer
         /// read here. `ws` and `wss` URLs are sent as `http` and `https`. Redirects are not
         /// followed (a 3xx is the answer), the per-host limit does not apply (a WebSocket holds
@@ -43,15 +44,34 @@
             target.path = ""
             target.percentEncodedQuery = nil
             target.fragment = nil
-            guard let connectURL = target.url, let handle = CurlHandle() else {
-                throw URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "libcurl could not make a handle."])
+            guard let connectURL = target.url else {
+                throw URLError(.badURL, userInfo: [NSURLErrorFailingURLErrorKey: url])
             }
             let sent = engine.withStoredCookies(request)
             let head = Self.upgradeHead(sent, components: components, secure: secure, settings: engine.settings)
-            let socket = CurlSocket(
-                handle: handle, loop: engine.loop, url: url, request: head, timeout: request.timeoutInterval)
-            configure(handle, url: connectURL, timeout: request.timeoutInterval)
-            let (answer, rest) = try await socket.open()
+            var answeredProxy = false
+            var socket: CurlSocket
+            var answer: CurlResponseHead
+            var rest: Data
+            while true {
+                guard let handle = CurlHandle() else {
+                    throw URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "libcurl could not make a handle."])
+                }
+                socket = CurlSocket(
+                    handle: handle, loop: engine.loop, url: url, request: head, timeout: request.timeoutInterval)
+                let scheme = engine.proxyScheme
+                configure(handle, url: connectURL, timeout: request.timeoutInterval, proxyScheme: scheme)
+                do {
+                    (answer, rest) = try await socket.open()
+                    break
+                } catch let error as URLError where error.code == .userAuthenticationRequired {
+                    // The proxy refused the tunnel asking for another scheme: learnt, and asked again once.
+                    guard !answeredProxy, let scheme,
+                        engine.learnProxyScheme(sentWith: scheme, offering: handle.proxyAuthOffered)
+                    else { throw error }
+                    answeredProxy = true
+                }
+            }
             engine.keepCookies(of: answer, from: url, for: request)
             guard let response = answer.response(url: url) else {
                 socket.close()
@@ -62,7 +82,9 @@
             return (ResponseBody(Data()), response)
         }
 
-        private func configure(_ handle: CurlHandle, url: URL, timeout: TimeInterval) {
+        private func configure(
+            _ handle: CurlHandle, url: URL, timeout: TimeInterval, proxyScheme: ProxyAuthentication.Scheme?
+        ) {
             let easy = handle.easy
             _ = ep_easy_setopt_pointer(easy, Int32(EP_CURLOPT_ERRORBUFFER), handle.errorBuffer)
             _ = ep_easy_setopt_long(easy, Int32(EP_CURLOPT_NOSIGNAL), 1)
@@ -82,6 +104,7 @@
                 _ = ep_easy_setopt_long(easy, Int32(EP_CURLOPT_CONNECTTIMEOUT_MS), Int(min(timeout, 1e6) * 1000))
             }
             if case .success(let tls) = engine.settings.tls { tls.apply(to: easy) }
+            engine.settings.proxy.apply(to: easy, scheme: proxyScheme)
         }
 
         /// The request's head as it goes out: `GET <path> HTTP/1.1`, `Host`, the request's header

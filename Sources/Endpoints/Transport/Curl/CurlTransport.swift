@@ -46,7 +46,8 @@
     ///   fails; a keep-alive connection the server closed) goes out once more on another
     ///   connection, when its method is idempotent and its body is not a stream.
     /// - **Proxies** come from the environment as curl reads them (`http_proxy`, `https_proxy`,
-    ///   `no_proxy`).
+    ///   `no_proxy`), unless the transport is given one (``Proxy``), whose Basic or Digest
+    ///   challenges it answers.
     /// - **Metrics**: each attempt's ``RequestMetrics/Attempt/connection`` holds libcurl's timings.
     ///
     /// - **Cookies** are kept only when it is given a store (`cookies:`): then each hop of a
@@ -88,14 +89,17 @@
         ///     `URLSessionConfiguration.ephemeral.httpCookieStorage` for one in memory. Its
         ///     `cookieAcceptPolicy` applies; a request whose `httpShouldHandleCookies` is off neither
         ///     takes nor keeps any. `nil`, the default, keeps none.
+        ///   - proxy: The proxy requests go through (see ``Proxy``): by default those the
+        ///     environment names, as curl reads them.
         /// - Throws: ``CurlUnavailable`` when libcurl cannot be loaded or is older than 7.68.
         public init(
             maximumRequestsPerHost: Int = defaultMaximumRequestsPerHost, tls: TLSTrust? = nil,
-            cookies: HTTPCookieStorage? = nil
+            cookies: HTTPCookieStorage? = nil, proxy: Proxy = .environment
         ) throws(CurlUnavailable) {
             let library = try CurlLibrary.loaded.get()
             engine = Engine(
-                library: library, maximumRequestsPerHost: max(1, maximumRequestsPerHost), tls: tls, cookies: cookies)
+                library: library, maximumRequestsPerHost: max(1, maximumRequestsPerHost), tls: tls, cookies: cookies,
+                proxy: proxy)
         }
 
         /// The transport `EndpointClient()` uses on Linux, made once per process; the reason it
@@ -161,11 +165,14 @@
             // What libcurl measured of each hop; the exchange that ends the request reports them all.
             var connections: [RequestMetrics.ConnectionMetrics] = []
             var sentAgain = false
+            // Whether the request was sent again for its proxy's challenge (once a request).
+            var answeredProxy = false
             while true {
                 // The store's cookies go on this hop alone: the next one takes its own URL's.
                 let sent = engine.withStoredCookies(current)
                 let exchange = try CurlExchange.make(
-                    sent, context: context, mode: mode, loop: engine.loop, settings: engine.settings)
+                    sent, context: context, mode: mode, loop: engine.loop, settings: engine.settings,
+                    proxyScheme: engine.proxyScheme, answersProxyRefusal: !answeredProxy)
                 exchange.earlierConnections = connections
                 let answer: CurlAnswer
                 do {
@@ -177,9 +184,23 @@
                     guard !sentAgain, Self.maySendAgain(sent) else { throw lost.error }
                     sentAgain = true
                     continue
+                } catch let refusal as CurlErrors.ProxyRefusal {
+                    // The proxy refused the tunnel, asking for another scheme: learnt, and sent again.
+                    guard engine.learnProxyScheme(sentWith: refusal.scheme, offering: refusal.offered) else {
+                        throw refusal.error
+                    }
+                    answeredProxy = true
+                    continue
                 }
-                if answer.redirectTarget != nil, let connection = exchange.connection {
+                if answer.isHeldBack, let connection = exchange.connection {
                     connections.append(connection)
+                }
+                if let offered = answer.proxyRefusal, let scheme = exchange.proxyScheme,
+                    engine.learnProxyScheme(sentWith: scheme, offering: offered)
+                {
+                    // The proxy refused the request, asking for another scheme: learnt, and sent again.
+                    answeredProxy = true
+                    continue
                 }
                 engine.keepCookies(of: answer.head, from: answer.url, for: current)
                 guard let response = answer.head.response(url: answer.url) else {
@@ -223,7 +244,13 @@
             let maximumRequestsPerHost: Int
             let cookies: HTTPCookieStorage?
 
-            init(library: CurlLibrary, maximumRequestsPerHost: Int, tls: TLSTrust?, cookies: HTTPCookieStorage?) {
+            /// Which scheme the proxy's challenges are answered with, learned from its `407`s.
+            let proxyAuthentication = Locked(ProxyAuthentication())
+
+            init(
+                library: CurlLibrary, maximumRequestsPerHost: Int, tls: TLSTrust?, cookies: HTTPCookieStorage?,
+                proxy: Proxy
+            ) {
                 self.maximumRequestsPerHost = maximumRequestsPerHost
                 self.cookies = cookies
                 loop = CurlLoop(maximumRequestsPerHost: maximumRequestsPerHost)
@@ -235,8 +262,20 @@
                     userAgentLine:
                         "User-Agent: \(ProcessInfo.processInfo.processName) Endpoints (libcurl/\(library.version))",
                     followsRedirects: true,
-                    tls: resolved
+                    tls: resolved,
+                    proxy: proxy
                 )
+            }
+
+            /// The proxy refused a request sent with `scheme`, asking for `offered`: whether to send
+            /// it again with the scheme learnt (``ProxyAuthentication/refused(sentWith:offering:)``).
+            func learnProxyScheme(sentWith scheme: ProxyAuthentication.Scheme, offering offered: Int) -> Bool {
+                proxyAuthentication.withLock { $0.refused(sentWith: scheme, offering: offered) }
+            }
+
+            /// The scheme a request answers the proxy's challenges with; `nil` without credentials.
+            var proxyScheme: ProxyAuthentication.Scheme? {
+                settings.proxy.hasCredentials ? proxyAuthentication.withLock { $0.scheme } : nil
             }
 
             deinit { loop.close() }

@@ -76,6 +76,12 @@
         }
 
         /// Reads from `offset` next; `false` when the body cannot go back (a stream).
+        /// Whether the body can be sent again from its start (a file can, a stream cannot).
+        var readsAgain: Bool {
+            if case .file = source { return true }
+            return false
+        }
+
         func seek(to offset: Int64) -> Bool {
             guard case .file(let descriptor) = source, lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset)
             else { return false }

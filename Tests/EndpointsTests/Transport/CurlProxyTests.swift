@@ -1,0 +1,125 @@
+#if canImport(FoundationNetworking)
+    import Foundation
+    import Testing
+
+    @testable import Endpoints
+
+    /// ``CurlTransport/Proxy``'s checks and what it shows, without a proxy (ApacheProxyTests
+    /// sends through real ones).
+    struct CurlProxySettingsTests {
+        private static func proxy(
+            _ url: String, username: String? = nil, password: String? = nil, bypassing: [String] = []
+        ) throws(CurlTransport.Proxy.Invalid) -> CurlTransport.Proxy {
+            try CurlTransport.Proxy(URL(string: url)!, username: username, password: password, bypassing: bypassing)
+        }
+
+        @Test func aProxyIsNamedByHostAndPort() throws {
+            #expect(try Self.proxy("http://proxy.internal:3128").curlProxy == "http://proxy.internal:3128")
+            #expect(try Self.proxy("http://proxy.internal/").curlProxy == "http://proxy.internal:80")
+            #expect(try Self.proxy("HTTP://[::1]:8080").curlProxy == "http://[::1]:8080")
+            #expect(CurlTransport.Proxy.direct.curlProxy == "")
+            #expect(CurlTransport.Proxy.environment.curlProxy == nil)
+        }
+
+        @Test func credentialsInTheURLAreTakenAsArguments() throws {
+            let proxy = try Self.proxy("http://svc%40corp:p%3Ass@proxy:3128")
+            #expect(proxy.username == "svc@corp")
+            #expect(proxy.password?.value == "p:ss")
+            #expect(proxy == (try Self.proxy("http://proxy:3128", username: "svc@corp", password: "p:ss")))
+            #expect(try Self.proxy("http://user@proxy:3128").password?.value == "")
+        }
+
+        @Test(
+            arguments: [
+                ("https://proxy:3128", nil, nil, []),
+                ("socks5://proxy:1080", nil, nil, []),
+                ("http://proxy:3128/path", nil, nil, []),
+                ("http://proxy:3128?q=1", nil, nil, []),
+                ("http://user:pass@proxy:3128", "user", "pass", []),
+                ("http://proxy:3128", "user", nil, []),
+                ("http://proxy:3128", nil, "pass", []),
+                ("http://proxy:3128", "us:er", "pass", []),
+                ("http://proxy:3128", "", "pass", []),
+                ("http://proxy:3128", "user", "pa\r\nss", []),
+                ("http://proxy:3128", "us\ner", "pass", []),
+                ("http://proxy:3128", nil, nil, [""]),
+                ("http://proxy:3128", nil, nil, ["a.com,b.com"]),
+                ("http://proxy:3128", nil, nil, ["a.com b.com"]),
+                ("http://proxy:3128", nil, nil, ["a.com\r\n"]),
+            ] as [(String, String?, String?, [String])])
+        func whatCannotBeUsedIsRefusedWhenMade(url: String, username: String?, password: String?, bypassing: [String]) {
+            #expect(throws: CurlTransport.Proxy.Invalid.self) {
+                try Self.proxy(url, username: username, password: password, bypassing: bypassing)
+            }
+        }
+
+        /// The password never shows: not in the description, the mirror, `dump`, or an error's reason.
+        @Test func thePasswordIsNeverShown() throws {
+            let proxy = try Self.proxy(
+                "http://proxy.internal:3128", username: "svc", password: "hunter2", bypassing: ["localhost"])
+            #expect(proxy.description == "http://proxy.internal:3128 (as svc; bypassing localhost)")
+            var dumped = ""
+            dump(proxy, to: &dumped)
+            for text in [proxy.description, String(reflecting: proxy), "\(proxy)", dumped] {
+                #expect(!text.contains("hunter2"), "\(text)")
+            }
+            #expect(dumped.contains("<redacted>"))
+            do {
+                _ = try Self.proxy("http://proxy:3128", username: "svc", password: "hunter2\n")
+            } catch {
+                #expect(!error.description.contains("hunter2"))
+            }
+            #expect(CurlTransport.Proxy.environment.description == "environment")
+        }
+    }
+
+    /// How a transport learns the scheme its proxy asks for, alone.
+    struct ProxyAuthenticationTests {
+        private static let basic = ProxyAuthentication.Scheme.basic.curlBit
+        private static let digest = ProxyAuthentication.Scheme.digest.curlBit
+        /// NTLM's bit, which the transport does not answer.
+        private static let ntlm = 1 << 3
+
+        /// `state.refused(…)`, out of `#expect`, which takes no mutating call.
+        private func refuse(
+            _ state: inout ProxyAuthentication, sentWith used: ProxyAuthentication.Scheme, offering offered: Int
+        ) -> Bool {
+            state.refused(sentWith: used, offering: offered)
+        }
+
+        @Test func basicGoesFirst() {
+            #expect(ProxyAuthentication().scheme == .basic)
+        }
+
+        @Test func aRefusalAskingForAnotherSchemeIsAnsweredWithIt() {
+            var state = ProxyAuthentication()
+            #expect(refuse(&state, sentWith: .basic, offering: Self.digest))
+            #expect(state.scheme == .digest)
+            // A proxy that then asks for Basic alone (reconfigured) is answered with Basic again.
+            #expect(refuse(&state, sentWith: .digest, offering: Self.basic))
+            #expect(state.scheme == .basic)
+            // Offered both after Basic was refused: the credentials were refused, not the scheme.
+            #expect(!refuse(&state, sentWith: .basic, offering: Self.basic | Self.digest))
+            #expect(state.scheme == .basic)
+        }
+
+        /// Two requests sent with Basic at once, both refused: the second is sent again too, and
+        /// what was learnt stays.
+        @Test func aLateRefusalOfTheOldSchemeKeepsWhatWasLearnt() {
+            var state = ProxyAuthentication()
+            #expect(refuse(&state, sentWith: .basic, offering: Self.digest))
+            #expect(refuse(&state, sentWith: .basic, offering: Self.digest))
+            #expect(state.scheme == .digest)
+        }
+
+        @Test func aRefusalNoSchemeAnswersChangesNothing() {
+            var state = ProxyAuthentication()
+            #expect(!refuse(&state, sentWith: .basic, offering: Self.ntlm))
+            #expect(!refuse(&state, sentWith: .basic, offering: 0))
+            #expect(!refuse(&state, sentWith: .basic, offering: Self.basic))
+            #expect(state.scheme == .basic)
+            #expect(ProxyAuthentication.answer(refusalOf: .digest, offering: Self.digest | Self.ntlm) == nil)
+            #expect(ProxyAuthentication.answer(refusalOf: .basic, offering: Self.digest | Self.ntlm) == .digest)
+        }
+    }
+#endif
