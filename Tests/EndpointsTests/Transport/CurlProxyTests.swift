@@ -22,10 +22,11 @@
         }
 
         @Test func credentialsInTheURLAreTakenAsArguments() throws {
-            let proxy = try Self.proxy("http://svc%40corp:p%3Ass@proxy:3128")
-            #expect(proxy.username == "svc@corp")
-            #expect(proxy.password?.value == "p:ss")
-            #expect(proxy == (try Self.proxy("http://proxy:3128", username: "svc@corp", password: "p:ss")))
+            let proxy = try Self.proxy("http://svc%40corp%2541:p%3Ass%2541@proxy:3128")
+            // Each decoded once: `%2541` is `%41`, not `A`.
+            #expect(proxy.username == "svc@corp%41")
+            #expect(proxy.password?.value == "p:ss%41")
+            #expect(proxy == (try Self.proxy("http://proxy:3128", username: "svc@corp%41", password: "p:ss%41")))
             #expect(try Self.proxy("http://user@proxy:3128").password?.value == "")
         }
 

@@ -93,12 +93,19 @@
                 }
                 var username = username
                 var password = password
-                if let user = url.user {
+                // Decoded once, from the encoded parts: corelibs' `URL.user` decodes and its
+                // `URL.password` does not.
+                let parts = URLComponents(url: url, resolvingAgainstBaseURL: true)
+                if let user = parts?.percentEncodedUser {
                     guard username == nil, password == nil else {
                         throw Invalid("the credentials are given both in the URL and as arguments")
                     }
-                    username = user.removingPercentEncoding ?? user
-                    password = url.password.map { $0.removingPercentEncoding ?? $0 } ?? ""
+                    let encodedPassword = parts?.percentEncodedPassword ?? ""
+                    guard let decodedUser = user.removingPercentEncoding,
+                        let decodedPassword = encodedPassword.removingPercentEncoding
+                    else { throw Invalid("the credentials in the URL are not valid percent-encoded UTF-8") }
+                    username = decodedUser
+                    password = decodedPassword
                 }
                 guard username == nil || password != nil, password == nil || username != nil else {
                     throw Invalid("a user name and a password go together")
