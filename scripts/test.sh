@@ -4,7 +4,8 @@
 # (.venv-authlib) for the OAuth suite, the `websockets` package, Starlette and uvicorn into a
 # third (.venv-websockets) for the WebSocket peers, nginx with apt-get when missing for the TLS
 # suites (scripts/nginx.sh: HTTPS with HTTP/2 and a throwaway CA), and Apache httpd the same way for
-# the Digest authentication suite (scripts/apache.sh: mod_auth_digest), starts them on loopback, runs
+# the Digest authentication and proxy suites (scripts/apache.sh: mod_auth_digest, and forward
+# proxies asking for Basic and Digest), starts them on loopback, runs
 # `swift test`, stops them; when one of them cannot be installed or started, that check fails;
 # checks that every path of the WebSocket peers behaves as documented;
 # then checks that calling endpointTask with an authenticated endpoint does not compile,

@@ -1,4 +1,5 @@
 #if canImport(FoundationNetworking)
+    import EndpointsTestServer
     import Foundation
     import Testing
 
@@ -52,6 +53,45 @@
             #expect(throws: CurlTransport.Proxy.Invalid.self) {
                 try Self.proxy(url, username: username, password: password, bypassing: bypassing)
             }
+        }
+
+        /// A 407 is the proxy's only for an `http` URL it carries: not through a tunnel, not
+        /// straight to a bypassed host (curl's reading of `no_proxy`), not without a proxy.
+        @Test func aProxyCarriesHttpRequestsToTheHostsItDoesNotBypass() throws {
+            let proxy = try Self.proxy(
+                "http://proxy:3128", bypassing: ["Example.com", ".internal", "10.0.0.0/8", "::1"])
+            let carried = { (url: String) in proxy.carries(URL(string: url)!) }
+            #expect(carried("http://api.example.net/x"))
+            #expect(carried("http://notexample.com/"))
+            #expect(carried("http://db.cluster.local/"))
+            #expect(!carried("https://api.example.net/x"))
+            #expect(!carried("http://example.com/"))
+            #expect(!carried("http://API.EXAMPLE.COM/"))
+            #expect(!carried("http://svc.internal/"))
+            #expect(!carried("http://internal/"))
+            #expect(!carried("http://10.1.2.3/"))
+            #expect(!carried("http://[::1]:8080/"))
+            #expect(!(try Self.proxy("http://proxy:3128", bypassing: ["*"]).carries(URL(string: "http://a.b/")!)))
+            #expect(!CurlTransport.Proxy.environment.carries(URL(string: "http://a.b/")!))
+            #expect(!CurlTransport.Proxy.direct.carries(URL(string: "http://a.b/")!))
+        }
+
+        /// A server reached straight that answers 407 with a Digest challenge is not the proxy:
+        /// its 407 is the answer, the request is not sent again, and the transport still answers
+        /// its proxy with Basic.
+        @Test func aServersOwn407TeachesNothingAboutTheProxy() async throws {
+            let server = try TestServer()
+            defer { server.stop() }
+            server.route("/407") { _ in
+                TestServer.Response(
+                    status: 407, headers: [("Proxy-Authenticate", #"Digest realm="x", nonce="n", qop="auth""#)])
+            }
+            let proxy = try Self.proxy("http://127.0.0.1:9", username: "user", password: "pass", bypassing: ["127.0.0.1"])
+            let transport = try CurlTransport(proxy: proxy)
+            let result = await EndpointClient(transport: transport).send(RawRouteEndpoint("407"), to: server.baseURL)
+            #expect(result.failure()?.statusCode == 407)
+            #expect(server.requestCount == 1)
+            #expect(transport.engine.proxyScheme == .basic)
         }
 
         /// The password never shows: not in the description, the mirror, `dump`, or an error's reason.

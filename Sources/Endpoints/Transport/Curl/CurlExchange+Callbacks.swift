@@ -97,13 +97,15 @@
             }
         }
 
-        /// A proxy's `407` ended the head of a request sent with `scheme`: `true` when it is held
-        /// back for the transport to send the request again with the scheme the proxy asks for
-        /// (only a request whose body can be read again), `false` when it is handed over as it
-        /// comes, possibly later (``proxyRoundPending``: libcurl may answer a Digest challenge itself).
+        /// A `407` ended the head of a request sent with `scheme` by a transport with proxy
+        /// credentials: `true` when it is held back for the transport to send the request again
+        /// with the scheme the proxy asks for (only the proxy's own 407, ``proxyAnswersItself``, to
+        /// a request whose body can be read again: a server's 407 teaches nothing about the
+        /// proxy), `false` when it is handed over as it comes, possibly later
+        /// (``proxyRoundPending``: libcurl may answer a Digest challenge itself).
         private func refusedByProxy(sentWith scheme: ProxyAuthentication.Scheme) -> Bool {
             let offered = handle.proxyAuthOffered
-            if answersProxyRefusal, upload?.readsAgain != false,
+            if answersProxyRefusal, proxyAnswersItself, upload?.readsAgain != false,
                 ProxyAuthentication.answer(refusalOf: scheme, offering: offered) != nil
             {
                 proxyRefusal = offered

@@ -50,6 +50,7 @@
                 proxyScheme: proxyScheme)
             try exchange.configure(request, url: url, context: context, settings: settings)
             exchange.answersProxyRefusal = answersProxyRefusal && proxyScheme != nil
+            exchange.proxyAnswersItself = proxyScheme != nil && settings.proxy.carries(url)
             return exchange
         }
 

@@ -72,6 +72,9 @@
         /// Whether a proxy's `407` that another scheme could answer ends the exchange for the
         /// transport to send the request again (once a request).
         var answersProxyRefusal = false
+        /// The request goes to the proxy whole (an `http` URL not bypassed), so a `407` in answer
+        /// is the proxy's; through a tunnel, or straight, it would be the server's.
+        var proxyAnswersItself = false
         /// The schemes (`CURLAUTH_*` bits) of a proxy's `407` the transport answers by sending the
         /// request again: like a redirect's, its body is dropped and its head handed over at the end.
         var proxyRefusal: Int?

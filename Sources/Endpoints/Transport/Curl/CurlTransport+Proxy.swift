@@ -187,6 +187,31 @@
             /// Whether the proxy's challenges are answered.
             var hasCredentials: Bool { username != nil }
 
+            /// Whether an answer to a request for `url` comes from the proxy itself, so that its
+            /// `407` is the proxy's: an `http` URL whose host is not bypassed. (An `https` one goes
+            /// through a tunnel, and whatever comes back in it is the server's.) The hosts bypassed
+            /// are read as curl reads them: `*` is every host, a name matches itself and its
+            /// subdomains, a leading dot aside, in any case; an address block (`10.0.0.0/8`) may
+            /// match an address, so a literal address is then taken as bypassed.
+            func carries(_ url: URL) -> Bool {
+                guard case .http = route, url.scheme?.lowercased() == "http",
+                    var host = url.host?.lowercased()
+                else { return false }
+                if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+                let isAddress = host.contains(":") || host.allSatisfy { $0.isNumber || $0 == "." }
+                for entry in bypassedHosts {
+                    var name = entry.lowercased()
+                    if name == "*" { return false }
+                    if name.contains("/") {
+                        if isAddress { return false }
+                        continue
+                    }
+                    if name.hasPrefix(".") { name.removeFirst() }
+                    if host == name || host.hasSuffix("." + name) { return false }
+                }
+                return true
+            }
+
             /// Sets the proxy, the hosts bypassed and the credentials on an easy handle, answering
             /// with `scheme` (``ProxyAuthentication``). Nothing for the environment's.
             func apply(to easy: OpaquePointer, scheme: ProxyAuthentication.Scheme?) {
