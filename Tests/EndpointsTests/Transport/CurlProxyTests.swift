@@ -86,7 +86,8 @@
                 TestServer.Response(
                     status: 407, headers: [("Proxy-Authenticate", #"Digest realm="x", nonce="n", qop="auth""#)])
             }
-            let proxy = try Self.proxy("http://127.0.0.1:9", username: "user", password: "pass", bypassing: ["127.0.0.1"])
+            let proxy = try Self.proxy(
+                "http://127.0.0.1:9", username: "user", password: "pass", bypassing: ["127.0.0.1"])
             let transport = try CurlTransport(proxy: proxy)
             let result = await EndpointClient(transport: transport).send(RawRouteEndpoint("407"), to: server.baseURL)
             #expect(result.failure()?.statusCode == 407)
