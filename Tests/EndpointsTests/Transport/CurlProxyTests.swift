@@ -164,4 +164,87 @@
             #expect(ProxyAuthentication.answer(refusalOf: .basic, offering: Self.digest | Self.ntlm) == .digest)
         }
     }
+
+    /// What one exchange does with its proxy's 407s, alone: the events of each kind of exchange.
+    struct CurlProxyRoundTests {
+        private static let basic = ProxyAuthentication.Scheme.basic.curlBit
+        private static let digest = ProxyAuthentication.Scheme.digest.curlBit
+
+        /// `round.headEnded(offering:)` and `round.answerContinues()`, out of `#expect`, which takes
+        /// no mutating call.
+        private static func ended(_ round: inout CurlProxyRound, _ offered: Int) -> CurlProxyRound.Decision {
+            round.headEnded(offering: offered)
+        }
+
+        private static func continues(_ round: inout CurlProxyRound) -> Bool { round.answerContinues() }
+
+        private static func round(
+            _ scheme: ProxyAuthentication.Scheme?, resends: Bool = true, reopens: Bool = true
+        ) -> CurlProxyRound {
+            CurlProxyRound(scheme: scheme, mayResendRequest: resends, mayReopenTunnel: reopens)
+        }
+
+        /// Basic, refused by a proxy that asks for Digest: held back for the transport.
+        @Test func basicRefusedForDigestIsHeldBack() {
+            var round = Self.round(.basic)
+            #expect(Self.ended(&round, Self.digest) == .holdBack)
+            #expect(round.refusal == Self.digest)
+        }
+
+        /// The same refusal of a request that may not go again (a body from a stream, sent again
+        /// already, a server's 407): the answer, at once.
+        @Test func aRefusalThatMayNotGoAgainIsTheAnswer() {
+            var round = Self.round(.basic, resends: false)
+            #expect(Self.ended(&round, Self.digest) == .handOver)
+            #expect(round.refusal == nil)
+        }
+
+        /// Basic refused while the proxy offers Basic: the credentials are wrong, the 407 is the answer.
+        @Test func refusedCredentialsAreTheAnswer() {
+            var round = Self.round(.basic)
+            #expect(Self.ended(&round, Self.basic | Self.digest) == .handOver)
+            #expect(round.state == .settled)
+        }
+
+        /// Digest: the proxy's first 407 waits; the next status line is the answer's head.
+        @Test func libcurlsDigestRoundIsNotTheAnswer() {
+            var round = Self.round(.digest)
+            #expect(Self.ended(&round, Self.digest) == .wait)
+            round.statusLineArrived()
+            #expect(round.state == .settled)
+            // The credentials refused: the second 407 is the answer.
+            #expect(Self.ended(&round, Self.digest) == .handOver)
+            #expect(!Self.continues(&round))
+        }
+
+        /// Digest, and the 407 is not answered by libcurl (its body comes, or the transfer ends):
+        /// it is the answer, handed over then.
+        @Test func aDigestRoundLibcurlDoesNotAnswerIsTheAnswer() {
+            var round = Self.round(.digest)
+            #expect(Self.ended(&round, 1 << 3) == .wait)
+            #expect(Self.continues(&round))
+            #expect(!Self.continues(&round))
+            #expect(round.state == .settled)
+        }
+
+        /// Digest refused by a proxy that asks for Basic alone: held back for Basic.
+        @Test func digestRefusedForBasicIsHeldBack() {
+            var round = Self.round(.digest)
+            #expect(Self.ended(&round, Self.basic) == .holdBack)
+            #expect(round.refusal == Self.basic)
+        }
+
+        @Test func withoutCredentialsEvery407IsTheAnswer() {
+            var round = CurlProxyRound.none
+            #expect(Self.ended(&round, Self.digest) == .handOver)
+            #expect(!round.reopensTunnel(offering: Self.digest))
+        }
+
+        @Test func aRefusedTunnelIsAskedForAgainOnceWithAnotherScheme() {
+            #expect(Self.round(.basic).reopensTunnel(offering: Self.digest))
+            #expect(!Self.round(.basic).reopensTunnel(offering: Self.basic))
+            #expect(!Self.round(.basic, reopens: false).reopensTunnel(offering: Self.digest))
+            #expect(Self.round(.digest).reopensTunnel(offering: Self.basic))
+        }
+    }
 #endif

@@ -36,11 +36,10 @@
         /// Takes a header line; `false` ends the transfer (the head is refused, see ``failure``).
         func received(headerLine line: UnsafeRawBufferPointer) -> Bool {
             lastActivity = RequestRecorder.now()
-            if proxyRoundPending, CurlResponseHead.isStatusLine(line) {
+            if proxyRound.state == .pending, CurlResponseHead.isStatusLine(line) {
+                proxyRound.statusLineArrived()
                 // libcurl answered the proxy's 407 itself (Digest) and sent the request again: the
                 // head of that answer follows, and the 407 was not the answer.
-                proxyRoundPending = false
-                proxyRoundAnswered = true
                 head.startOver()
             }
             switch head.consume(line) {
@@ -54,7 +53,9 @@
                     let target = RedirectLocation.target(of: head.value(of: "Location"), from: url)
                 {
                     redirectTarget = target
-                } else if head.statusCode == 407, let scheme = proxyScheme, refusedByProxy(sentWith: scheme) {
+                } else if head.statusCode == 407, proxyRound.scheme != nil,
+                    proxyRound.headEnded(offering: handle.proxyAuthOffered) == .holdBack
+                {
                     // Held back: the transport sends the request again with the scheme asked for.
                 } else {
                     decoder = CurlDecoder(contentEncoding: head.value(of: "Content-Encoding"))
@@ -65,7 +66,7 @@
                         received.reserveCapacity(min(length, 16 << 20))
                     }
                 }
-                if !proxyRoundPending { headEnded() }
+                if proxyRound.state != .pending { headEnded() }
                 return true
             }
         }
@@ -76,11 +77,8 @@
         func received(body bytes: UnsafeRawBufferPointer) -> Int {
             lastActivity = RequestRecorder.now()
             if isHeldBack { return bytes.count }
-            if proxyRoundPending {
-                // libcurl passes on the body of a 407 only when it does not answer it: the answer.
-                proxyRoundPending = false
-                headEnded()
-            }
+            // libcurl passes on the body of a 407 only when it does not answer it: the answer.
+            if proxyRound.answerContinues() { headEnded() }
             if paused { return EP_CURL_WRITEFUNC_PAUSE }
             guard let decoder else {
                 deliver(bytes)
@@ -95,25 +93,6 @@
                 if used < bytes.count { undecoded = Data(bytes[used...]) }
                 return bytes.count
             }
-        }
-
-        /// A `407` ended the head of a request sent with `scheme` by a transport with proxy
-        /// credentials: `true` when it is held back for the transport to send the request again
-        /// with the scheme the proxy asks for (only the proxy's own 407, ``proxyAnswersItself``, to
-        /// a request whose body can be read again: a server's 407 teaches nothing about the
-        /// proxy), `false` when it is handed over as it comes, possibly later
-        /// (``proxyRoundPending``: libcurl may answer a Digest challenge itself).
-        private func refusedByProxy(sentWith scheme: ProxyAuthentication.Scheme) -> Bool {
-            let offered = handle.proxyAuthOffered
-            if answersProxyRefusal, proxyAnswersItself, upload?.readsAgain != false,
-                ProxyAuthentication.answer(refusalOf: scheme, offering: offered) != nil
-            {
-                proxyRefusal = offered
-                return true
-            }
-            // With Digest, libcurl sends the request again itself, once, after a 407 that offers it.
-            proxyRoundPending = scheme == .digest && !proxyRoundAnswered
-            return false
         }
 
         /// Fills `buffer` with the next bytes of the upload: the count, 0 at its end.

@@ -20,7 +20,7 @@
         ///
         /// `proxyScheme` answers the proxy's challenges (`nil` without credentials); when
         /// `answersProxyRefusal`, a `407` another scheme could answer ends the exchange with
-        /// ``proxyRefusal`` (or ``CurlErrors/ProxyRefusal`` for a tunnel) for the transport to send
+        /// ``CurlProxyRound/refusal`` (or ``CurlErrors/ProxyRefusal`` for a tunnel) for the transport to send
         /// the request again.
         static func make(
             _ request: URLRequest, context: RequestContext, mode: Mode, loop: CurlLoop, settings: CurlSettings,
@@ -46,16 +46,21 @@
             }
             let exchange = CurlExchange(
                 request: request, handle: handle, loop: loop, mode: mode,
-                followsRedirects: settings.followsRedirects && context.followsRedirects, recorder: context.recorder,
-                proxyScheme: proxyScheme)
-            try exchange.configure(request, url: url, context: context, settings: settings)
-            exchange.answersProxyRefusal = answersProxyRefusal && proxyScheme != nil
-            exchange.proxyAnswersItself = proxyScheme != nil && settings.proxy.carries(url)
+                followsRedirects: settings.followsRedirects && context.followsRedirects, recorder: context.recorder)
+            try exchange.configure(request, url: url, context: context, settings: settings, proxyScheme: proxyScheme)
+            if let proxyScheme {
+                exchange.proxyRound = CurlProxyRound(
+                    scheme: proxyScheme,
+                    mayResendRequest: answersProxyRefusal && settings.proxy.carries(url)
+                        && exchange.upload?.readsAgain != false,
+                    mayReopenTunnel: answersProxyRefusal)
+            }
             return exchange
         }
 
         private func configure(
-            _ request: URLRequest, url: URL, context: RequestContext, settings: CurlSettings
+            _ request: URLRequest, url: URL, context: RequestContext, settings: CurlSettings,
+            proxyScheme: ProxyAuthentication.Scheme?
         ) throws(URLError) {
             let easy = handle.easy
             let me = Unmanaged.passUnretained(self).toOpaque()

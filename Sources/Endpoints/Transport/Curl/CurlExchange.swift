@@ -24,7 +24,7 @@
     /// - A response that redirects (301, 302, 303, 307, 308 with a `Location`) is not delivered
     ///   early, whatever the mode: its body is dropped as it arrives, and its head handed over at
     ///   the end for the transport to follow. So is a proxy's `407` the transport answers by
-    ///   sending the request again with another scheme (``proxyRefusal``).
+    ///   sending the request again with another scheme (``CurlProxyRound``).
     final class CurlExchange: @unchecked Sendable {
         // @unchecked Sendable: `delivery` is guarded by its lock (`Locked`). Every other mutable
         // field is the configuring caller's until `CurlLoop.add`, then the loop thread's alone,
@@ -67,26 +67,11 @@
         /// Where the answer redirects to, when it is a redirect to follow: its body, which nobody
         /// reads, is dropped.
         var redirectTarget: URL?
-        /// The scheme this exchange answers its proxy's challenges with; `nil` without credentials.
-        let proxyScheme: ProxyAuthentication.Scheme?
-        /// Whether a proxy's `407` that another scheme could answer ends the exchange for the
-        /// transport to send the request again (once a request).
-        var answersProxyRefusal = false
-        /// The request goes to the proxy whole (an `http` URL not bypassed), so a `407` in answer
-        /// is the proxy's; through a tunnel, or straight, it would be the server's.
-        var proxyAnswersItself = false
-        /// The schemes (`CURLAUTH_*` bits) of a proxy's `407` the transport answers by sending the
-        /// request again: like a redirect's, its body is dropped and its head handed over at the end.
-        var proxyRefusal: Int?
-        /// The head is a proxy's `407` that libcurl may answer itself (with Digest it sends the
-        /// request again with the proxy's nonce, in the same transfer, and the next head follows):
-        /// it is handed over only once its body starts or the transfer ends.
-        var proxyRoundPending = false
-        /// libcurl answered a proxy's `407` in this transfer already (it does so once).
-        var proxyRoundAnswered = false
+        /// What the exchange does with its proxy's `407`s (``CurlProxyRound``).
+        var proxyRound = CurlProxyRound.none
         /// The answer is not handed over as it arrives: a redirect, or a proxy's refusal, which the
         /// transport acts on.
-        var isHeldBack: Bool { redirectTarget != nil || proxyRefusal != nil }
+        var isHeldBack: Bool { redirectTarget != nil || proxyRound.refusal != nil }
         /// Why a callback ended the transfer, which libcurl then reports as a write error.
         var failure: URLError?
         /// The request's header lines (a `curl_slist`), freed with the exchange.
@@ -115,10 +100,9 @@
 
         init(
             request: URLRequest, handle: CurlHandle, loop: CurlLoop, mode: Mode, followsRedirects: Bool,
-            recorder: RequestRecorder?, proxyScheme: ProxyAuthentication.Scheme? = nil
+            recorder: RequestRecorder?
         ) {
             self.handle = handle
-            self.proxyScheme = proxyScheme
             self.loop = loop
             self.mode = mode
             self.url = request.url ?? URL(fileURLWithPath: "/")
@@ -292,10 +276,7 @@
         /// The transfer ended with CURLcode `code`; the loop removed it.
         func loopFinished(code: Int32) {
             // A proxy's 407 that libcurl did not answer again is the answer, with an empty body.
-            if proxyRoundPending, failure == nil, Int(code) == EP_CURLE_OK {
-                proxyRoundPending = false
-                headEnded()
-            }
+            if proxyRound.answerContinues(), failure == nil, Int(code) == EP_CURLE_OK { headEnded() }
             // The body's last bytes go before its end.
             flushPending()
             let outcome: Result<CurlAnswer, any Error>
@@ -306,9 +287,8 @@
                 // Only before any byte of the answer, so only to a caller still waiting for the head.
                 if CurlErrors.reusedConnectionWasLost(code: code, handle: handle, head: head) {
                     outcome = .failure(CurlErrors.LostReusedConnection(error: error))
-                } else if answersProxyRefusal, let scheme = proxyScheme, error.code == .userAuthenticationRequired,
-                    case let offered = handle.proxyAuthOffered,
-                    ProxyAuthentication.answer(refusalOf: scheme, offering: offered) != nil
+                } else if error.code == .userAuthenticationRequired, let scheme = proxyRound.scheme,
+                    case let offered = handle.proxyAuthOffered, proxyRound.reopensTunnel(offering: offered)
                 {
                     // The proxy refused the tunnel with a 407 another scheme answers: nothing was sent.
                     outcome = .failure(CurlErrors.ProxyRefusal(error: error, offered: offered, scheme: scheme))
@@ -357,7 +337,8 @@
         }
 
         private func answer(body: ResponseBody) -> CurlAnswer {
-            CurlAnswer(head: head, url: url, body: body, redirectTarget: redirectTarget, proxyRefusal: proxyRefusal)
+            CurlAnswer(
+                head: head, url: url, body: body, redirectTarget: redirectTarget, proxyRefusal: proxyRound.refusal)
         }
     }
 
@@ -372,7 +353,7 @@
         /// Where a redirect's head sends the request next, or `nil` when this is the answer.
         var redirectTarget: URL?
         /// The schemes a proxy's `407` asked for, when the transport sends the request again with
-        /// another (``CurlExchange/proxyRefusal``).
+        /// another (``CurlProxyRound/refusal``).
         var proxyRefusal: Int?
         /// A redirect or a proxy's refusal: the transport acts on it, nobody reads it.
         var isHeldBack: Bool { redirectTarget != nil || proxyRefusal != nil }

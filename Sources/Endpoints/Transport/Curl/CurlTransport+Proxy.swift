@@ -270,4 +270,100 @@
             return true
         }
     }
+
+    /// What one exchange does with its proxy's `407`s, changed only by what arrives (a head that
+    /// ends, a status line after it, a body, a refused tunnel), and unit-tested alone.
+    ///
+    /// - Sent with a scheme the proxy does not ask for, a request is held back for the transport
+    ///   to send again with the one it asks for (``ProxyAuthentication``), when it may: its `407`
+    ///   came from the proxy itself, its body can be read again, and it was not sent again already.
+    /// - Sent with Digest, a request goes first without credentials: libcurl takes the nonce from
+    ///   the proxy's `407` and sends it again, in the same transfer, and the header callback sees
+    ///   both heads. So the first `407` waits: a status line after it starts the answer's head; its
+    ///   body, or the transfer's end, makes it the answer (libcurl did not answer it).
+    struct CurlProxyRound: Equatable, Sendable {
+        enum State: Equatable, Sendable {
+            /// No `407` yet.
+            case open
+            /// A `407` libcurl may answer itself: its head waits.
+            case pending
+            /// libcurl answered a `407`, or one was handed over: a later one is the answer.
+            case settled
+            /// A `407` asking for another scheme (the `CURLAUTH_*` bits it offered), held back for
+            /// the transport to send the request again.
+            case refused(offered: Int)
+        }
+
+        /// What the exchange does with a `407` whose head just ended.
+        enum Decision: Equatable, Sendable {
+            /// It is the answer, as any response.
+            case handOver
+            /// It waits: libcurl may answer it and read another head.
+            case wait
+            /// The transport sends the request again: its body is dropped and it is not handed over.
+            case holdBack
+        }
+
+        /// The scheme the exchange answers the proxy with; `nil` without credentials.
+        let scheme: ProxyAuthentication.Scheme?
+        /// Whether a refused request may go again: the proxy carried it whole (an `http` URL not
+        /// bypassed), its body reads again, and it has not been sent again for its proxy already.
+        let mayResendRequest: Bool
+        /// Whether a refused tunnel may be asked for again (once a request).
+        let mayReopenTunnel: Bool
+        private(set) var state = State.open
+
+        /// An exchange without proxy credentials: every `407` is handed over.
+        static let none = CurlProxyRound(scheme: nil, mayResendRequest: false, mayReopenTunnel: false)
+
+        init(scheme: ProxyAuthentication.Scheme?, mayResendRequest: Bool, mayReopenTunnel: Bool) {
+            self.scheme = scheme
+            self.mayResendRequest = mayResendRequest
+            self.mayReopenTunnel = mayReopenTunnel
+        }
+
+        /// The head of a `407` ended, the proxy offering `offered` (`CURLINFO_PROXYAUTH_AVAIL`).
+        mutating func headEnded(offering offered: Int) -> Decision {
+            guard let scheme, state == .open else {
+                if state == .pending { state = .settled }
+                return .handOver
+            }
+            if mayResendRequest, ProxyAuthentication.answer(refusalOf: scheme, offering: offered) != nil {
+                state = .refused(offered: offered)
+                return .holdBack
+            }
+            if scheme == .digest {
+                state = .pending
+                return .wait
+            }
+            state = .settled
+            return .handOver
+        }
+
+        /// A status line arrived after the waiting `407`'s head: libcurl answered it, and the
+        /// answer's head starts.
+        mutating func statusLineArrived() {
+            if state == .pending { state = .settled }
+        }
+
+        /// The waiting `407`'s body began, or its transfer ended: whether its head is now to be
+        /// handed over as the answer.
+        mutating func answerContinues() -> Bool {
+            guard state == .pending else { return false }
+            state = .settled
+            return true
+        }
+
+        /// The schemes of a refusal held back for the transport, or `nil`.
+        var refusal: Int? {
+            if case .refused(let offered) = state { offered } else { nil }
+        }
+
+        /// The proxy refused the tunnel with a `407` offering `offered`: whether the transport asks
+        /// for it again with another scheme (nothing of the request was sent).
+        func reopensTunnel(offering offered: Int) -> Bool {
+            guard mayReopenTunnel, let scheme else { return false }
+            return ProxyAuthentication.answer(refusalOf: scheme, offering: offered) != nil
+        }
+    }
 #endif

@@ -195,7 +195,7 @@
                 if answer.isHeldBack, let connection = exchange.connection {
                     connections.append(connection)
                 }
-                if let offered = answer.proxyRefusal, let scheme = exchange.proxyScheme,
+                if let offered = answer.proxyRefusal, let scheme = exchange.proxyRound.scheme,
                     engine.learnProxyScheme(sentWith: scheme, offering: offered)
                 {
                     // The proxy refused the request, asking for another scheme: learnt, and sent again.
