@@ -58,7 +58,7 @@
             let username: String?
             let password: Secret<String>?
             /// The hosts requests go to straight, as curl's `no_proxy` reads them.
-            public let bypassedHosts: [String]
+            let bypassedHosts: [String]
 
             /// The proxies the environment names, as curl reads them: `http_proxy`, `https_proxy`
             /// (or `HTTPS_PROXY`), `all_proxy`, with the hosts of `no_proxy` reached straight. The
