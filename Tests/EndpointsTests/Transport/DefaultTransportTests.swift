@@ -126,36 +126,34 @@ import Testing
 
         @Test func noProxyExemptsAHost() async {
             await #expect(processExitsWith: .success) {
-                let proxy = try RawServer(reply: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
-                let server = try TestServer()
-                setenv("http_proxy", proxy.url.absoluteString, 1)
-                setenv("no_proxy", "127.0.0.1", 1)
-                let client = EndpointClient(transport: try CurlTransport())
-                let echo = try await Loopback.$baseURL.withValue(server.baseURL) {
-                    try await client.response(with: EchoEndpoint())
-                }
-                let proxied = proxy.heads.value.count
-                proxy.stop()
-                server.stop()
-                exit(echo.path == "/echo" && proxied == 0 ? 0 : 1)
+                exit(try await Self.reachesTheServerStraight(noProxy: "127.0.0.1") { try CurlTransport() } ? 0 : 1)
             }
         }
 
         /// `.direct` reaches the server straight, whatever `http_proxy` says.
         @Test func aDirectTransportIgnoresTheEnvironmentsProxy() async {
             await #expect(processExitsWith: .success) {
-                let proxy = try RawServer(reply: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
-                let server = try TestServer()
-                setenv("http_proxy", proxy.url.absoluteString, 1)
-                let client = EndpointClient(transport: try CurlTransport(proxy: .direct))
-                let echo = try await Loopback.$baseURL.withValue(server.baseURL) {
-                    try await client.response(with: EchoEndpoint())
-                }
-                let proxied = proxy.heads.value.count
-                proxy.stop()
-                server.stop()
-                exit(echo.path == "/echo" && proxied == 0 ? 0 : 1)
+                exit(try await Self.reachesTheServerStraight { try CurlTransport(proxy: .direct) } ? 0 : 1)
             }
+        }
+
+        /// Whether the transport `make` gives, made once `http_proxy` names a proxy (and `no_proxy`
+        /// is `noProxy`), reaches the loopback server without it.
+        static func reachesTheServerStraight(
+            noProxy: String? = nil, _ make: () throws -> CurlTransport
+        ) async throws -> Bool {
+            let proxy = try RawServer(reply: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+            let server = try TestServer()
+            setenv("http_proxy", proxy.url.absoluteString, 1)
+            if let noProxy { setenv("no_proxy", noProxy, 1) }
+            let client = EndpointClient(transport: try make())
+            let echo = try await Loopback.$baseURL.withValue(server.baseURL) {
+                try await client.response(with: EchoEndpoint())
+            }
+            let proxied = proxy.heads.value.count
+            proxy.stop()
+            server.stop()
+            return echo.path == "/echo" && proxied == 0
         }
 
         /// A proxy given to the transport is used for every host but those it bypasses:
