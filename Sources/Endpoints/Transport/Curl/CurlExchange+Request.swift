@@ -24,7 +24,7 @@
         /// the request again.
         static func make(
             _ request: URLRequest, context: RequestContext, mode: Mode, loop: CurlLoop, settings: CurlSettings,
-            proxyScheme: ProxyAuthentication.Scheme? = nil, answersProxyRefusal: Bool = false
+            proxyScheme: ProxyAuthentication.Scheme?, answersProxyRefusal: Bool
         ) throws(URLError) -> CurlExchange {
             guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
                 url.host?.isEmpty == false
