@@ -95,6 +95,42 @@
             #expect(transport.engine.proxyScheme == .basic)
         }
 
+        /// A proxy that refuses everything, asking for Digest, and closes each connection: the
+        /// request goes three times at most (Basic; then without credentials for the nonce, and
+        /// answered), and the refusal reaches the caller: a 407 for `http`,
+        /// `.userAuthenticationRequired` for a tunnel. A tunnel's Digest answer goes only on the
+        /// connection of the proxy's 407 (libcurl's way), which this proxy closed: two CONNECTs,
+        /// and the error says it was a 407, not a lost connection (which would be retried).
+        @Test func aProxyThatRefusesEverythingIsAskedThreeTimesAtMost() async throws {
+            let refusal =
+                "HTTP/1.1 407 Proxy Authentication Required\r\n"
+                + #"Proxy-Authenticate: Digest realm="p", nonce="n1", qop="auth""# + "\r\nContent-Length: 0\r\n\r\n"
+            for tunnel in [false, true] {
+                let proxy = try RawServer(reply: refusal)
+                defer { proxy.stop() }
+                let transport = try CurlTransport(
+                    proxy: Self.proxy(proxy.url.absoluteString, username: "u", password: "p"))
+                let request = Request<Data>.get(tunnel ? "https://example.invalid/x" : "http://example.invalid/x")
+                do throws(EndpointTaskError<EmptyCodable>) {
+                    _ = try await EndpointClient(transport: transport).response(for: request)
+                    Issue.record("the proxy's refusal was taken for an answer")
+                } catch {
+                    #expect(
+                        tunnel ? error.urlErrorCode == .userAuthenticationRequired : error.statusCode == 407, "\(error)"
+                    )
+                }
+                let heads = proxy.heads.value
+                #expect(heads.count == (tunnel ? 2 : 3), "\(heads)")
+                #expect(heads.first?.contains("Proxy-Authorization: Basic ") == true)
+                #expect(heads.dropFirst().first?.contains("Proxy-Authorization") == false)
+                if !tunnel { #expect(heads.last?.contains("Proxy-Authorization: Digest ") == true) }
+                #expect(
+                    heads.allSatisfy {
+                        $0.hasPrefix(tunnel ? "CONNECT example.invalid:443 " : "GET http://example.invalid/x ")
+                    })
+            }
+        }
+
         /// The password never shows: not in the description, the mirror, `dump`, or an error's reason.
         @Test func thePasswordIsNeverShown() throws {
             let proxy = try Self.proxy(

@@ -18,6 +18,14 @@
             if let status = URLError.curlTunnelStatus(detail) {
                 return URLError.proxyRefusedTunnel(status: status, detail: detail, failingURL: url, underlying: nil)
             }
+            // The proxy asked the tunnel's CONNECT for credentials (Digest: libcurl asks without,
+            // for the nonce) and closed the connection: libcurl answers only on the same one, so
+            // the proxy's challenge cannot be answered; sending again asks again.
+            if lowered.hasPrefix("proxy connect aborted"), handle.proxyAuthOffered != 0 {
+                return URLError.proxyRefusedTunnel(
+                    status: 407, detail: "\(detail): the proxy closed the connection after its 407", failingURL: url,
+                    underlying: nil)
+            }
             if URLError.isCurlMalformedResponse(detail) {
                 return URLError(
                     .badServerResponse,
