@@ -131,6 +131,20 @@
             }
         }
 
+        /// A 407 that names no scheme (or only NTLM) teaches nothing: the answer at once, one request.
+        @Test(arguments: ["", "Proxy-Authenticate: NTLM\r\n"])
+        func aRefusalWithoutASchemeToAnswerIsTheAnswerAtOnce(challenge: String) async throws {
+            let proxy = try RawServer(
+                reply: "HTTP/1.1 407 Proxy Authentication Required\r\n\(challenge)Content-Length: 0\r\n\r\n")
+            defer { proxy.stop() }
+            let transport = try CurlTransport(proxy: Self.proxy(proxy.url.absoluteString, username: "u", password: "p"))
+            let result = await EndpointClient(transport: transport).send(
+                RawRouteEndpoint("x"), to: URL(string: "http://example.invalid")!)
+            #expect(result.failure()?.statusCode == 407)
+            #expect(proxy.heads.value.count == 1)
+            #expect(transport.engine.proxyScheme == .basic)
+        }
+
         /// The password never shows: not in the description, the mirror, `dump`, or an error's reason.
         @Test func thePasswordIsNeverShown() throws {
             let proxy = try Self.proxy(
