@@ -74,6 +74,18 @@
         let body = Body(name: "Ada")
     }
 
+    /// `POST /echo/{marker}` with no body of its own: a file's, uploaded.
+    private struct MarkedUpload: Endpoint {
+        typealias Server = LoopbackServer
+        typealias Response = Echo
+        typealias ErrorResponse = Data
+        struct PathComponents: Sendable { let marker: String }
+
+        static let definition: Definition<MarkedUpload> = Definition(method: .post, path: "echo/\(path: \.marker)")
+
+        let pathComponents = PathComponents(marker: UUID().uuidString)
+    }
+
     /// ``CurlTransport/Proxy`` through Apache httpd's forward proxy, the loopback server behind
     /// it (and nginx over TLS, through a tunnel): requests reach the server through the proxy,
     /// Basic goes with the first request, Digest is learnt from the proxy's 407 and answered from
@@ -142,6 +154,28 @@
             let streamed = try JSONDecoder().decode(Echo.self, from: body)
             #expect(streamed.path == "/echo/\(endpoint.marker)")
             #expect(try await ApacheProxy.statuses(for: endpoint.marker, endingWith: "200") == ["407", "200"])
+        }
+
+        /// A file uploaded through a Digest proxy, by a transport that has not learnt it yet: sent
+        /// with Basic, refused, sent again, sent without credentials for the nonce and once more
+        /// answered, the file read afresh each time (libcurl rewinds it); the server gets it whole, once.
+        @Test func aFileGoesThroughADigestProxyWhole() async throws {
+            let server = try TestServer()
+            defer { server.stop() }
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "proxy-upload-\(UUID().uuidString)")
+            let text = String(repeating: "0123456789abcdef", count: 12_800)  // 200 KiB
+            try Data(text.utf8).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let client = EndpointClient(transport: try ApacheProxy.transport(ApacheProxy.digest))
+            let endpoint = MarkedUpload()
+            let echo = try await Loopback.$baseURL.withValue(server.baseURL) {
+                try await client.upload(endpoint, fromFile: file)
+            }
+            #expect(echo.body == text)
+            #expect(server.requestCount == 1)
+            let statuses = try await ApacheProxy.statuses(for: endpoint.pathComponents.marker, endingWith: "200")
+            #expect(statuses == ["407", "407", "200"])
         }
 
         /// A wrong password: the proxy's 407 is the answer, after one more try with Digest for the
