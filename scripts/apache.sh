@@ -11,7 +11,7 @@
 # throwaway directory. Its paths (user "user", password "passwd", realm "endpoints"):
 #   /digest/data.json         Digest-protected, nonces valid for 300 s (the default)
 #   /digest/moved.json        a 302 to /digest/data.json, before any authentication
-#   /short-nonce/data.json    the same, nonces valid for 1 s: the next request after that is
+#   /short-nonce/data.json    the same, nonces valid for 3 s: the next request after that is
 #                             refused with `stale=true`
 # and two forward proxies (mod_proxy, CONNECT to any port allowed, `Via` added to what they
 # forward), each on a port of its own, answering a request without the same user's credentials
@@ -77,7 +77,7 @@ Redirect 302 /digest/moved.json /digest/data.json
     AuthType Digest
     AuthName "endpoints"
     AuthDigestDomain /short-nonce/
-    AuthDigestNonceLifetime 1
+    AuthDigestNonceLifetime 3
     AuthUserFile "$work/htdigest"
     Require valid-user
 </Location>
